@@ -1,0 +1,1 @@
+"""Ordvakt device application: composition root, state machine, touchscreen UI, persistence, CLI."""

@@ -1,0 +1,1 @@
+"""Sub-commands of the ``ordvakt`` CLI, one module each (see :mod:`device.cli`)."""

@@ -1,0 +1,1 @@
+"""Ordvakt rules engine: tiles, boards, moves, scoring, games, records, clocks, lexicons. Pure Python."""

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Exceptions of the rules engine. Every one derives from :class:`EngineError`
+and, where it fits, the matching builtin; messages quote the input."""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Root of every error raised by :mod:`engine`."""
+
+
+class DataFileError(EngineError, ValueError):
+    """A tile-set, layout or other data file is missing or malformed."""
+
+
+class InvalidNotation(EngineError, ValueError):
+    """Text that should name a square, move or rack cannot be parsed."""
+
+
+class IllegalMove(EngineError, ValueError):
+    """A move breaks the rules; ``problems`` lists every reason at once."""
+
+    def __init__(self, message: str, problems: tuple = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+class GameStateError(EngineError, RuntimeError):
+    """An event does not fit the game (nothing to undo, game over, wrong player)."""
+
+
+class GcgError(EngineError, ValueError):
+    """A GCG record is malformed; names the source and line."""
+
+    def __init__(self, message: str, source: str = "<gcg>", line: int | None = None) -> None:
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"{where}: {message}")
+        self.source = source
+        self.line = line
+        self.reason = message
+
+
+class ClockError(EngineError, ValueError):
+    """A clock was configured or driven wrongly."""
+
+
+class LexiconError(EngineError):
+    """A word list or spell-checker cannot be used; says what to do about it."""

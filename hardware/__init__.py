@@ -1,0 +1,1 @@
+"""Ordvakt hardware edge: buttons, buzzer, LEDs, cameras. Back-ends are chosen at construction."""
