@@ -215,15 +215,24 @@ class StealCheck:
     added: str = ""
 
 
-def validate_steal(old: str | RailWord, new: str | RailWord, lexicon: WordList | None = None) -> StealCheck:
+def validate_steal(
+    old: str | RailWord, new: str | RailWord, lexicon: WordList | None = None, *, jokers: int = 1
+) -> StealCheck:
     """Is turning ``old`` into ``new`` a legal steal? Pure: no game state, tiles unchecked.
 
     Every letter tile of ``old`` must be in ``new``, its jokers stay jokers (their letter may change),
     and at least one tile (a joker counts) must be added. Raises InvalidNotation for text that is not
-    a word in notation, or for a ``?`` in ``new``.
+    a word in notation, for a ``?`` in ``new``, or for more jokers than the set's ``jokers`` (usually
+    lower case typed by habit).
     """
     before = _as_word(old, allow_unknown_joker=True)
     after = _as_word(new, allow_unknown_joker=False)
+    for word in (before, after):
+        if word.jokers > jokers:
+            raise InvalidNotation(
+                f"{word.notation!r} has {word.jokers} jokers but the set has {jokers}; "
+                "write letters in capitals and only the joker in lower case (or '?')"
+            )
     if len(before) < MIN_WORD:
         return StealCheck(
             False,
@@ -468,7 +477,7 @@ class OrdskifteGame:
         """The current player takes ``players[victim]``'s word on rail ``rail`` by making ``new`` of it."""
         self._require_playing()
         old = self._opponent_word(victim, rail)
-        check = validate_steal(old, new)
+        check = validate_steal(old, new, jokers=self.tiles.jokers)
         if not check.ok:
             raise IllegalMove(f"cannot steal {old.notation}: {check.reason}", (check.reason,))
         made = _as_word(new, allow_unknown_joker=False)
