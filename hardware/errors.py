@@ -8,3 +8,12 @@ class HardwareError(Exception):
 
 class ConfigurationError(HardwareError, ValueError):
     """A hardware setting is wrong; the message names the setting."""
+
+
+class DeviceUnavailable(HardwareError, RuntimeError):
+    """The configured device cannot be used here (library missing, no such camera, GPIO not accessible);
+    the message names the setting and what to install or change."""
+
+
+class CaptureError(HardwareError, RuntimeError):
+    """A camera that opened fine failed to deliver a frame."""
