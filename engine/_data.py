@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Finding and reading the engine's own data files (TOML), with user overrides."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engine.errors import DataFileError
+
+
+def builtin_dir(kind: str) -> Path:
+    return Path(str(resources.files("engine") / "data" / kind))
+
+
+def find_data_file(kind: str, name: str, extra_dirs: Iterable[Path] = ()) -> Path:
+    """``<dir>/<name>.toml`` from the first of ``extra_dirs`` that has it, else the built-in one."""
+    dirs = [Path(d) for d in extra_dirs] + [builtin_dir(kind)]
+    for directory in dirs:
+        candidate = directory / f"{name}.toml"
+        if candidate.is_file():
+            return candidate
+    known = sorted(available_names(kind, extra_dirs))
+    raise DataFileError(f"no {kind[:-1]} named {name!r}; known: {', '.join(known) or 'none'}")
+
+
+def available_names(kind: str, extra_dirs: Iterable[Path] = ()) -> Iterator[str]:
+    seen = set()
+    for directory in [Path(d) for d in extra_dirs] + [builtin_dir(kind)]:
+        if directory.is_dir():
+            for path in sorted(directory.glob("*.toml")):
+                if path.stem not in seen:
+                    seen.add(path.stem)
+                    yield path.stem
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"{str(path)!r} is not valid TOML: {exc}") from exc

@@ -1,0 +1,280 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A game as an append-only event log; everything else is derived by replay.
+
+The log is the record of truth (what the device saves before it shows a
+move as done). :class:`Game` replays it into a board, scores, whose turn it
+is, how many tiles each rack and the bag hold, and the unseen pool. Undo pops
+the last event and replays.
+
+Ordvakt sits beside a physical game, so racks are usually unknown; the game
+still knows how many tiles each rack holds (racks are refilled from the bag),
+so it knows when the bag is empty and who went out, and in a two-player game
+the opponent's rack is then exactly the unseen pool.
+
+>>> from engine.rules import Rules
+>>> game = Game(Rules.scrabble("en"), ["Ann", "Bob"])
+>>> event = game.play(Placement.from_notation("8D WHEAT", game.board))
+>>> event.score, game.scores, game.to_move
+(30, [30, 0], 1)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from engine.board import Board
+from engine.errors import GameStateError, IllegalMove
+from engine.moves import (
+    ChallengeBonus,
+    Exchange,
+    Move,
+    Pass,
+    Placement,
+    RackPoints,
+    TimePenalty,
+    Withdraw,
+)
+from engine.rules import RackAccounting, Rules
+from engine.scoring import ScoredPlacement, score_placement
+from engine.tiles import BLANK
+from engine.validation import Problem, validate
+
+TURN_MOVES = (Placement, Exchange, Pass)
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """One line of the record: who did what, and what it scored."""
+
+    player: int
+    move: Move
+    score: int
+    cumulative: int
+    rack: str | None = None
+    words: tuple[str, ...] = ()
+    note: str = ""
+    #: Free-form extras the device stores with the event (clock readings, photo file, reading confidence).
+    extra: Mapping[str, object] = field(default_factory=dict, compare=False)
+
+
+class Game:
+    """A game in progress or finished. Mutable; :meth:`copy` is explicit."""
+
+    def __init__(self, rules: Rules, players: Sequence[str], *, first: int = 0) -> None:
+        if not 1 <= len(players) <= 4:
+            raise GameStateError(f"a game has 1 to 4 players, not {len(players)}: {list(players)!r}")
+        self.rules = rules
+        self.players = list(players)
+        self.first = first
+        self.events: list[GameEvent] = []
+        self._reset()
+
+    # -- derived state --------------------------------------------------------------------------
+    def _reset(self) -> None:
+        n = len(self.players)
+        self.board = Board(self.rules.layout.size)
+        self.scores = [0] * n
+        self.to_move = self.first
+        self.bag_count = self.rules.tileset.total
+        self.rack_counts = [0] * n
+        for i in range(n):
+            self._draw(i, self.rules.rack_size)
+        self._scoreless_turns = 0
+        self._passes_in_a_row = [0] * n
+        self._placements: list[tuple[int, Placement, int]] = []  # (event index, placement, score) still on board
+        self.went_out: int | None = None
+        self.finished = False
+
+    def _draw(self, player: int, n: int) -> None:
+        drawn = min(n, self.bag_count)
+        self.bag_count -= drawn
+        self.rack_counts[player] += drawn
+
+    def copy(self) -> Game:
+        other = Game(self.rules, self.players, first=self.first)
+        for event in self.events:
+            other._append(event)
+        return other
+
+    @property
+    def scoreless_turns(self) -> int:
+        return self._scoreless_turns
+
+    def unseen(self, player: int | None = None, rack: str | None = None) -> Counter[str]:
+        """Tiles not on the board (and not on ``rack``, the rack ``player`` can see)."""
+        pool = self.rules.tileset.full_bag()
+        for _, cell in self.board:
+            pool[BLANK if cell.blank else cell.letter] -= 1
+            if cell.arrow:
+                pool["^"] -= 1
+        if rack:
+            pool.subtract(Counter(rack))
+        return +pool
+
+    def known_rack(self, player: int) -> str | None:
+        """In a two-player game with an empty bag, the opponent's rack is the unseen pool."""
+        if len(self.players) != 2 or self.bag_count:
+            return None
+        other = 1 - player
+        if self.rack_counts[other] == 0:
+            return "".join(sorted(self.unseen().elements()))
+        return None
+
+    # -- the log ----------------------------------------------------------------------------------
+    def validate(self, move: Move, *, player: int | None = None, rack: str | None = None) -> list[Problem]:
+        if isinstance(move, Placement):
+            return validate(self.board, move, self.rules, rack=rack)
+        return []
+
+    def score(self, move: Placement) -> ScoredPlacement:
+        return score_placement(self.board, move, self.rules)
+
+    def play(self, move: Move, *, player: int | None = None, rack: str | None = None, note: str = "",
+             check: bool = True, extra: Mapping[str, object] | None = None) -> GameEvent:
+        """Validate, score and append ``move``; raises :class:`IllegalMove` listing every problem."""
+        # After someone goes out the opponent may still challenge (a lost challenge is a Pass) and rack
+        # points and penalties are counted; no more tiles are played.
+        if self.finished and isinstance(move, (Placement, Exchange)):
+            raise GameStateError(f"the game is over; {move!r} cannot be played")
+        player = self.to_move if player is None else player
+        if not 0 <= player < len(self.players):
+            raise GameStateError(f"no player {player!r} in a {len(self.players)}-player game")
+        if check:
+            problems = self.validate(move, player=player, rack=rack)
+            if problems:
+                raise IllegalMove(
+                    f"illegal move {move!r}: " + "; ".join(p.message for p in problems), tuple(problems)
+                )
+        event = self._event_for(move, player, rack, note, extra or {})
+        self._append(event)
+        return event
+
+    def _event_for(self, move: Move, player: int, rack: str | None, note: str, extra) -> GameEvent:
+        words: tuple[str, ...] = ()
+        if isinstance(move, Placement):
+            scored = self.score(move)
+            score, words = scored.score, scored.word_texts
+        elif isinstance(move, Withdraw):
+            if not self._placements:
+                raise GameStateError("there is no placement on the board to withdraw")
+            score = -self._placements[-1][2]
+            player = self.events[self._placements[-1][0]].player
+        elif isinstance(move, (ChallengeBonus, TimePenalty)):
+            score = move.points
+        elif isinstance(move, RackPoints):
+            score = move.points if move.points is not None else self.rack_points(player, move.rack)
+        else:
+            score = 0
+        return GameEvent(player, move, score, self.scores[player] + score, rack, words, note, dict(extra))
+
+    def rack_points(self, player: int, rack: str) -> int:
+        """Signed end-of-game points for ``player`` counting ``rack`` under the game's accounting."""
+        value = self.rules.tileset.rack_value(rack)
+        if self.went_out == player:
+            if self.rules.rack_accounting is RackAccounting.TWICE_OPPONENT:
+                return 2 * value
+            if self.rules.rack_accounting is RackAccounting.OWN_AND_SUM:
+                return value
+            return 0
+        return -value
+
+    def _append(self, event: GameEvent) -> None:
+        index = len(self.events)
+        self.events.append(event)
+        move = event.move
+        player = event.player
+        self.scores[player] += event.score
+        if isinstance(move, Placement):
+            for tile in move.tiles:
+                self.board[tile.square] = tile.cell
+            self._placements.append((index, move, event.score))
+            used = move.tiles_used
+            self.rack_counts[player] = max(0, self.rack_counts[player] - used)
+            self._draw(player, used)
+            self._end_turn(player, scored=True)
+            if self.rack_counts[player] == 0 and self.bag_count == 0:
+                self.went_out = player
+                self.finished = True
+        elif isinstance(move, Exchange):
+            self._end_turn(player, scored=False)
+        elif isinstance(move, Pass):
+            self._end_turn(player, scored=False, passed=True)
+        elif isinstance(move, Withdraw):
+            _, placement, _ = self._placements.pop()
+            for tile in placement.tiles:
+                self.board[tile.square] = None
+            # The tiles go back to the rack; a refill drawn since then goes back to the bag.
+            owner = event.player
+            self.rack_counts[owner] += placement.tiles_used
+            returned = min(placement.tiles_used, self.rack_counts[owner] - self.rules.rack_size)
+            if returned > 0:  # a refill was drawn in between: put those back in the bag
+                self.rack_counts[owner] -= returned
+                self.bag_count += returned
+            if self.went_out == owner:
+                self.went_out = None
+                self.finished = False
+            self._scoreless_turns += 1
+        elif isinstance(move, RackPoints):
+            self.finished = True
+        self._check_end()
+
+    def _end_turn(self, player: int, *, scored: bool, passed: bool = False) -> None:
+        if scored:
+            self._scoreless_turns = 0
+            self._passes_in_a_row = [0] * len(self.players)
+        else:
+            self._scoreless_turns += 1
+            if passed:
+                self._passes_in_a_row[player] += 1
+            else:
+                self._passes_in_a_row[player] = 0
+        self.to_move = (player + 1) % len(self.players)
+
+    def _check_end(self) -> None:
+        rules = self.rules
+        if rules.scoreless_turn_limit is not None and self._scoreless_turns >= rules.scoreless_turn_limit:
+            self.finished = True
+        limit = rules.passes_in_a_row_limit
+        if limit is not None and all(n >= limit for n in self._passes_in_a_row):
+            self.finished = True
+        if rules.target_score is not None and any(s >= rules.target_score for s in self.scores):
+            self.finished = True
+
+    def undo(self) -> GameEvent:
+        """Remove the last event and return it."""
+        if not self.events:
+            raise GameStateError("nothing to undo: the game has no events")
+        events = self.events[:-1]
+        last = self.events[-1]
+        self.events = []
+        self._reset()
+        for event in events:
+            self._append(event)
+        return last
+
+    def replay(self, events: Iterable[GameEvent]) -> None:
+        """Append already-scored events (from storage) without re-validating."""
+        for event in events:
+            self._append(event)
+
+    @property
+    def winner(self) -> int | None:
+        """Index of the leader once the game is over (None while playing or on a tie)."""
+        if not self.finished:
+            return None
+        best = max(self.scores)
+        leaders = [i for i, s in enumerate(self.scores) if s == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def board_after(self, n: int) -> Board:
+        """The board after the first ``n`` events."""
+        probe = Game(self.rules, self.players, first=self.first)
+        for event in self.events[:n]:
+            probe._append(event)
+        return probe.board
+
+    def __repr__(self) -> str:
+        scores = " ".join(f"{p}={s}" for p, s in zip(self.players, self.scores, strict=True))
+        return f"<Game {self.rules.game.value} {len(self.events)} events {scores} to_move={self.to_move}>"

@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Checking a placement against the rules, reporting every problem at once.
+
+>>> from engine.rules import Rules
+>>> from engine.moves import Placement, PlacedTile
+>>> rules = Rules.scrabble("en")
+>>> board = Board(15)
+>>> move = Placement.from_tiles([PlacedTile(Square(0, 0), "A"), PlacedTile(Square(1, 1), "B")], board)
+>>> sorted(p.code.name for p in validate(board, move, rules))
+['FIRST_NOT_ON_CENTRE', 'NOT_IN_LINE']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.board import Board
+from engine.moves import Placement
+from engine.rules import Rules
+from engine.squares import Direction, Square
+from engine.tiles import ARROW, BLANK, STOP
+
+
+class ProblemCode(enum.Flag):
+    NONE = 0
+    NO_TILES = enum.auto()
+    OFF_BOARD = enum.auto()
+    SQUARE_OCCUPIED = enum.auto()
+    DUPLICATE_SQUARE = enum.auto()
+    NOT_IN_LINE = enum.auto()
+    GAP = enum.auto()
+    NOT_CONNECTED = enum.auto()
+    FIRST_NOT_ON_CENTRE = enum.auto()
+    FIRST_TOO_SHORT = enum.auto()
+    UNKNOWN_LETTER = enum.auto()
+    TOO_MANY_COPIES = enum.auto()
+    TOO_MANY_TILES = enum.auto()
+    SPECIAL_TILES_OFF = enum.auto()
+    BAD_STOP_TILE = enum.auto()
+    BAD_BEND = enum.auto()
+    NOT_ON_RACK = enum.auto()
+
+
+@dataclass(frozen=True)
+class Problem:
+    code: ProblemCode
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def flags(problems: Iterable[Problem]) -> ProblemCode:
+    """All problem codes as one flag set."""
+    result = ProblemCode.NONE
+    for problem in problems:
+        result |= problem.code
+    return result
+
+
+def validate(board: Board, placement: Placement, rules: Rules, *, rack: str | None = None) -> list[Problem]:
+    """Every rule the placement breaks on ``board`` (empty list: legal).
+
+    ``rack``, when known, is checked too (``?`` blank, ``#`` stop, ``^`` arrow).
+    Words are not judged here; the lexicon does that.
+    """
+    problems: list[Problem] = []
+
+    def add(code: ProblemCode, message: str) -> None:
+        problems.append(Problem(code, message))
+
+    tiles = placement.tiles
+    letters = placement.letter_tiles
+    if not letters:
+        add(ProblemCode.NO_TILES, "the move puts no letter on the board")
+        return problems
+    size = board.size
+    squares = [t.square for t in tiles]
+    off = [s for s in squares if not s.on_board(size)]
+    for s in off:
+        add(ProblemCode.OFF_BOARD, f"square {s} is off the {size}x{size} board")
+    if off:
+        return problems
+    for s, n in Counter(squares).items():
+        if n > 1:
+            add(ProblemCode.DUPLICATE_SQUARE, f"two tiles on {s.name}")
+    for t in tiles:
+        if board[t.square] is not None:
+            add(ProblemCode.SQUARE_OCCUPIED, f"{t.square.name} is already covered by {board[t.square].symbol!r}")
+
+    # Letters and counts.
+    tileset = rules.tileset
+    for t in letters:
+        if not tileset.is_letter(t.letter):
+            add(ProblemCode.UNKNOWN_LETTER, f"{t.letter!r} is not a letter of the {tileset.name} tile set")
+        elif not t.blank and tileset.count(t.letter) == 0:
+            add(ProblemCode.UNKNOWN_LETTER, f"the {tileset.name} set has no {t.letter!r} tile; only a blank can be one")
+    used = Counter(s for t in board_tiles(board) for s in t)
+    used.update(placement.rack_symbols())
+    available = tileset.full_bag()
+    for symbol, n in used.items():
+        if n > available.get(symbol, 0) and (symbol != BLANK or tileset.blanks):
+            what = {BLANK: "blanks", STOP: "stop tiles", ARROW: "arrow tiles"}.get(symbol, f"{symbol!r} tiles")
+            have = available.get(symbol, 0)
+            add(ProblemCode.TOO_MANY_COPIES, f"{n} {what} on the board, the {tileset.name} set has {have}")
+    if placement.tiles_used > rules.rack_size:
+        add(ProblemCode.TOO_MANY_TILES, f"{placement.tiles_used} tiles placed, the rack holds {rules.rack_size}")
+    if rack is not None:
+        missing = Counter(placement.rack_symbols()) - Counter(rack)
+        if missing:
+            add(ProblemCode.NOT_ON_RACK, f"tiles {''.join(sorted(missing.elements()))!r} are not on the rack {rack!r}")
+    if (placement.stop_tile or placement.bend) and not rules.special_tiles:
+        add(ProblemCode.SPECIAL_TILES_OFF, "stop and arrow tiles are not used in this game")
+    if problems and any(p.code & (ProblemCode.SQUARE_OCCUPIED | ProblemCode.DUPLICATE_SQUARE) for p in problems):
+        return problems
+
+    after = board.copy()
+    for t in tiles:
+        after[t.square] = t.cell
+    _check_geometry(board, after, placement, add)
+    if board.is_empty():
+        centre = rules.layout.centre
+        if centre not in squares:
+            add(ProblemCode.FIRST_NOT_ON_CENTRE, f"the first word must cover the centre square {centre.name}")
+        if len(letters) < 2:
+            add(ProblemCode.FIRST_TOO_SHORT, "the first word needs at least two letters")
+    elif placement.stop_tile is None and not _touches_old_tile(board, placement):
+        add(ProblemCode.NOT_CONNECTED, "the word does not touch any tile already on the board")
+    return problems
+
+
+def board_tiles(board: Board) -> Iterable[tuple[str, ...]]:
+    for _, cell in board:
+        if cell.is_stop:
+            yield (STOP,)
+        else:
+            base = BLANK if cell.blank else cell.letter
+            yield (base, ARROW) if cell.arrow else (base,)
+
+
+def _touches_old_tile(board: Board, placement: Placement) -> bool:
+    for t in placement.letter_tiles:
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            if board.has_letter(Square(t.square.row + dr, t.square.col + dc)):
+                return True
+    return False
+
+
+def _check_geometry(board: Board, after: Board, placement: Placement, add) -> None:
+    letters = placement.letter_tiles
+    bend = placement.bend
+    direction = placement.direction
+    if bend is not None:
+        corner = bend.square
+        first = [t.square for t in letters if _on_leg(t.square, corner, direction, before=True)]
+        second = [t.square for t in letters if _on_leg(t.square, corner, direction.other, before=False)]
+        if len(first) + len(second) - 1 != len(letters):  # the corner is in both legs
+            add(ProblemCode.BAD_BEND, f"with an arrow on {corner.name} the tiles must run {direction.value} to it, "
+                                      f"then {direction.other.value} from it")
+            return
+        if len([t for t in letters if t.arrow]) > 1:
+            add(ProblemCode.BAD_BEND, "only one arrow tile per word")
+        for leg, d in ((first, direction), (second, direction.other)):
+            _check_contiguous(after, sorted(leg), d, add)
+    else:
+        rows = {s.row for s in (t.square for t in letters)}
+        cols = {s.col for s in (t.square for t in letters)}
+        if len(rows) > 1 and len(cols) > 1:
+            add(ProblemCode.NOT_IN_LINE, "the new tiles are not in one row or one column")
+            return
+        line = Direction.ACROSS if len(rows) == 1 and len(letters) > 1 else direction
+        if len(letters) > 1 and len(cols) == 1:
+            line = Direction.DOWN
+        _check_contiguous(after, sorted(t.square for t in letters), line, add)
+    stop = placement.stop_tile
+    if stop is not None:
+        _check_stop(board, placement, add)
+
+
+def _on_leg(square: Square, corner: Square, direction: Direction, *, before: bool) -> bool:
+    if direction is Direction.ACROSS:
+        return square.row == corner.row and (square.col <= corner.col if before else square.col >= corner.col)
+    return square.col == corner.col and (square.row <= corner.row if before else square.row >= corner.row)
+
+
+def _check_contiguous(after: Board, squares: list[Square], direction: Direction, add) -> None:
+    if len(squares) < 2:
+        return
+    first, last = squares[0], squares[-1]
+    current = first
+    while current != last:
+        current = current.step(direction)
+        if not after.has_letter(current):
+            add(ProblemCode.GAP, f"the word has a gap at {current.name}")
+            return
+
+
+def _check_stop(board: Board, placement: Placement, add) -> None:
+    """Alfapet stop tile: right after the end of a word on the board; the new word starts next to it."""
+    stop = placement.stop_tile
+    assert stop is not None
+    s = stop.square
+    ends_across = board.has_letter(s.step(Direction.ACROSS, -1))
+    ends_down = board.has_letter(s.step(Direction.DOWN, -1))
+    if not (ends_across or ends_down):
+        add(ProblemCode.BAD_STOP_TILE, f"a stop tile on {s.name} must lie right after the end of a word")
+    first = min(t.square for t in placement.letter_tiles)
+    if first not in (s.step(Direction.ACROSS), s.step(Direction.DOWN)):
+        add(ProblemCode.BAD_STOP_TILE, f"the new word must start right after or right below the stop tile on {s.name}")
