@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Illumination normalisation: undo the light's colour cast before anything looks at colours.
+
+A change of white balance multiplies each channel by a gain. We estimate the gains from the pixels
+that should be neutral (tiles and the board's margin are near-grey, bright surfaces): a grey-world pass
+first makes them findable, then the brightest low-chroma pixels set the white point. Every colour the
+rest of :mod:`vision` compares is measured after this step, so profiles stay valid under other light.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+_SAMPLE_WIDTH = 160
+#: Brightness the neutral surfaces are scaled to, so exposure changes cancel out as well.
+WHITE_LEVEL = 200.0
+
+
+def white_gains(frame: np.ndarray) -> np.ndarray:
+    """Per-channel (B, G, R) gains that map the frame's neutral surfaces to a fixed grey."""
+    h, w = frame.shape[:2]
+    scale = _SAMPLE_WIDTH / max(w, 1)
+    small = cv2.resize(frame, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA)
+    px = small.reshape(-1, 3).astype(np.float32) + 1.0
+    grey_world = px.mean(axis=0)
+    gains = grey_world.mean() / grey_world
+    for _ in range(2):
+        balanced = px * gains
+        lum = balanced.mean(axis=1)
+        chroma = (balanced.max(axis=1) - balanced.min(axis=1)) / lum
+        bright = lum >= np.percentile(lum, 75)
+        candidates = bright & (chroma <= np.percentile(chroma[bright], 30))
+        if candidates.sum() < 20:
+            break
+        ref = px[candidates].mean(axis=0)
+        gains = WHITE_LEVEL / ref
+    return gains.astype(np.float32)
+
+
+def apply_gains(frame: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """The frame with its channels scaled (uint8, saturating)."""
+    return cv2.multiply(frame, np.array([*gains.tolist(), 0.0]), dtype=cv2.CV_8U) if frame.ndim == 3 else frame
+
+
+def normalise(frame: np.ndarray) -> np.ndarray:
+    """The frame white-balanced on its own neutral surfaces."""
+    return apply_gains(frame, white_gains(frame))

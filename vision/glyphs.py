@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Cut the letter out of a tile: keep umlaut and ring dots, drop tile edges, shadows and the value digit.
+
+A tile's crop (the cell plus a little around it, since tiles sit loosely) is thresholded against the
+tile's own background brightness. Ink that touches the crop border is a neighbour, a tile edge or a
+shadow and is dropped. The letter is the biggest ink blob near the centre; blobs above it within its
+width are diacritics; a smaller blob low and to the right of it is the value digit and is dropped. The
+result is a fixed-size, aspect-preserving glyph image: what the classifiers see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+GLYPH_PX = 24
+#: How far beyond its cell a tile crop reaches (fraction of a cell on each side).
+CROP_PAD = 0.18
+
+
+@dataclass(frozen=True)
+class Glyph:
+    image: np.ndarray | None  # (GLYPH_PX, GLYPH_PX) float32 ink in 0..1, or None for a tile without a letter
+    #: Ink contrast against the tile (0..1); low values mean a faint or missing letter.
+    contrast: float
+    #: Height of the letter relative to the cell.
+    height: float
+    #: 1 when separate marks sit above the letter (umlaut dots, rings, accents; two dots may merge), else 0.
+    marks: int = 0
+
+    @property
+    def is_blank(self) -> bool:
+        return self.image is None
+
+
+def crop_cell(warped: np.ndarray, row: int, col: int, cell_px: int, margin_cells: float) -> np.ndarray:
+    """The crop of one cell (plus CROP_PAD) from a board warped with ``margin_cells`` around the grid."""
+    pad = CROP_PAD * cell_px
+    x0 = int(round((margin_cells + col) * cell_px - pad))
+    y0 = int(round((margin_cells + row) * cell_px - pad))
+    size = int(round(cell_px + 2 * pad))
+    return warped[max(0, y0) : y0 + size, max(0, x0) : x0 + size]
+
+
+def extract(crop: np.ndarray, cell_px: int) -> Glyph:
+    """The normalised glyph of a tile crop (BGR or grey)."""
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    h, w = grey.shape
+    c0, c1 = int(h * 0.2), int(h * 0.8)
+    centre = grey[c0:c1, c0:c1]
+    background = float(np.percentile(centre, 85))
+    ink_level = float(np.percentile(centre, 3))
+    contrast = (background - ink_level) / max(background, 1.0)
+    if contrast < 0.3:
+        return Glyph(None, contrast, 0.0)
+    otsu, _ = cv2.threshold(centre, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thresh = min(otsu, ink_level + 0.55 * (background - ink_level))
+    dark = (grey < thresh).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    min_area = max(3, int(0.002 * h * w))
+    keep = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < min_area or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+            continue
+        keep.append(i)
+    if not keep:
+        return Glyph(None, contrast, 0.0)
+    # The letter: largest blob whose centre lies in the middle of the crop.
+    mid = [i for i in keep if abs(cents[i][0] - w / 2) < 0.3 * w and abs(cents[i][1] - h / 2) < 0.3 * h]
+    if not mid:
+        return Glyph(None, contrast, 0.0)
+    main = max(mid, key=lambda i: stats[i][4])
+    mx, my, mw, mh, _ = stats[main]
+    if mh < 0.25 * cell_px:
+        return Glyph(None, contrast, mh / cell_px)
+    parts = [main]
+    marks = 0
+    for i in keep:
+        if i == main:
+            continue
+        x, y, bw, bh, area = stats[i]
+        cx, cy = cents[i]
+        overlaps_x = x < mx + mw and x + bw > mx
+        above = y + bh <= my + 0.15 * mh
+        is_digit = cx > mx + 0.6 * mw and cy > my + 0.5 * mh and bh < 0.7 * mh
+        if is_digit:
+            continue
+        if above and overlaps_x and y + bh >= my - 0.45 * mh:
+            parts.append(i)  # diacritic
+            marks += 1
+        elif x >= mx - 1 and x + bw <= mx + mw + 1 and y >= my - 1 and y + bh <= my + mh + 1:
+            parts.append(i)  # a piece of the letter itself
+    mask = np.isin(labels, parts).astype(np.uint8)
+    ys, xs = np.nonzero(mask)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    # Soft ink (darkness relative to the tile) inside the kept blobs, a little dilated for anti-aliasing.
+    soft = np.clip((background - grey.astype(np.float32)) / max(background - ink_level, 1.0), 0, 1)
+    soft *= cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32)
+    box = soft[y0:y1, x0:x1]
+    side = int(max(y1 - y0, x1 - x0) * 1.1) + 2
+    canvas = np.zeros((side, side), np.float32)
+    oy, ox = (side - (y1 - y0)) // 2, (side - (x1 - x0)) // 2
+    canvas[oy : oy + y1 - y0, ox : ox + x1 - x0] = box
+    image = cv2.resize(canvas, (GLYPH_PX, GLYPH_PX), interpolation=cv2.INTER_AREA)
+    return Glyph(image, contrast, (y1 - y0) / cell_px, min(marks, 1))
+
+
+_BINS = 8
+_POOL = 4  # 4x4 pooling cells over the glyph
+
+
+def features(glyph_image: np.ndarray) -> np.ndarray:
+    """Gradient-orientation histograms (4x4 cells, 8 signed bins) plus the coarse ink layout, L2-normalised."""
+    img = np.asarray(glyph_image, np.float32)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    mag, ang = cv2.cartToPolar(gx, gy)
+    pos = ang * (_BINS / (2 * np.pi))
+    lo = np.floor(pos).astype(np.int32) % _BINS
+    frac = pos - np.floor(pos)
+    planes = np.zeros((_BINS, *img.shape), np.float32)
+    rows, cols = np.indices(img.shape)
+    np.add.at(planes, (lo, rows, cols), mag * (1 - frac))
+    np.add.at(planes, ((lo + 1) % _BINS, rows, cols), mag * frac)
+    cell = GLYPH_PX // _POOL
+    hist = planes.reshape(_BINS, _POOL, cell, _POOL, cell).sum(axis=(2, 4)).ravel()
+    hist = np.sqrt(hist)  # tame strong edges (Hellinger-style)
+    coarse = cv2.resize(img, (8, 8), interpolation=cv2.INTER_AREA).ravel()
+    vec = np.concatenate([hist / (np.linalg.norm(hist) + 1e-6), 0.6 * coarse / (np.linalg.norm(coarse) + 1e-6)])
+    return (vec / (np.linalg.norm(vec) + 1e-6)).astype(np.float32)

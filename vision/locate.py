@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Find the board in a frame, refine on its printed grid lines and warp it to a canonical grid.
+
+The board's coloured area is segmented by its distance to the profile's surface colour (threshold chosen
+per frame by Otsu, so brightness and contrast need not match the profile), its outline reduced to four
+corners, and the profile's grid inset gives a first grid. The printed lines then pin the grid down: in
+a warped image the dark lines form a regular lattice, and a small search for offset and pitch per axis
+corrects the corners. :class:`Locator` caches the result and only confirms it on later frames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.errors import BoardNotFound
+from vision.profile import BoardProfile
+
+_SEARCH_WIDTH = 240
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where the grid is: its four outer corners in frame pixels (tl, tr, br, bl)."""
+
+    corners: np.ndarray  # float32 (4, 2)
+    grid: int
+    #: Contrast of the grid lines against the cell centres (higher = surer).
+    line_score: float
+
+    def to_canonical(self, cell_px: int, margin: float = 0.0) -> np.ndarray:
+        """Homography from frame pixels to a canonical image of ``grid*cell_px`` (+ margin cells each side)."""
+        m = margin * cell_px
+        side = self.grid * cell_px
+        dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
+        return cv2.getPerspectiveTransform(self.corners.astype(np.float32), dst)
+
+    def warp(self, frame: np.ndarray, cell_px: int, margin: float = 0.0) -> np.ndarray:
+        size = int(round((self.grid + 2 * margin) * cell_px))
+        return cv2.warpPerspective(
+            frame, self.to_canonical(cell_px, margin), (size, size),
+            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE,
+        )
+
+
+def _lab(colour: tuple[int, int, int]) -> np.ndarray:
+    return cv2.cvtColor(np.uint8([[colour]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+
+
+def _order(pts: np.ndarray) -> np.ndarray:
+    pts = pts.reshape(-1, 2).astype(np.float32)
+    s = pts.sum(axis=1)
+    d = pts[:, 1] - pts[:, 0]
+    return np.float32([pts[np.argmin(s)], pts[np.argmin(d)], pts[np.argmax(s)], pts[np.argmax(d)]])
+
+
+def find_board_area(frame: np.ndarray, profile: BoardProfile) -> np.ndarray:
+    """Corners (tl, tr, br, bl) of the board's coloured area in a white-balanced frame."""
+    h, w = frame.shape[:2]
+    scale = _SEARCH_WIDTH / w
+    small = cv2.resize(frame, (_SEARCH_WIDTH, max(1, int(round(h * scale)))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    ref = _lab(profile.surface)
+    dist = np.hypot(lab[..., 1] - ref[1], lab[..., 2] - ref[2]) + 0.25 * np.abs(lab[..., 0] - ref[0])
+    d8 = np.clip(dist, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = (d8 <= min(max(otsu, 10), 45)).astype(np.uint8) * 255
+    k = max(3, _SEARCH_WIDTH // 40) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        raise BoardNotFound(f"no area of the board colour {profile.surface!r} in the frame; check the profile")
+    biggest = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(biggest) < 0.1 * mask.size:
+        raise BoardNotFound(
+            f"the largest area of the board colour {profile.surface!r} covers only "
+            f"{cv2.contourArea(biggest) / mask.size:.0%} of the frame; is the board in view and the profile right?"
+        )
+    hull = cv2.convexHull(biggest)
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx
+            break
+    if quad is None:
+        quad = cv2.boxPoints(cv2.minAreaRect(hull))
+    return _order(np.asarray(quad, np.float32) / scale)
+
+
+def _inset(area: np.ndarray, inset: tuple[float, float, float, float]) -> np.ndarray:
+    top, right, bottom, left = inset
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    h = cv2.getPerspectiveTransform(unit, area.astype(np.float32))
+    pts = np.float32([[left, top], [1 - right, top], [1 - right, 1 - bottom], [left, 1 - bottom]])
+    return cv2.perspectiveTransform(pts.reshape(1, 4, 2), h).reshape(4, 2)
+
+
+def _line_image(warped: np.ndarray, cell_px: int) -> np.ndarray:
+    grey = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY) if warped.ndim == 3 else warped
+    k = max(3, cell_px // 4) | 1
+    return cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, np.ones((k, k), np.uint8)).astype(np.float32)
+
+
+def _fit_axis(profile_1d: np.ndarray, n_lines: int, start: float, pitch: float) -> tuple[float, float, float]:
+    """Best lattice (start, pitch) near the guess for a 1-D line response; returns (start, pitch, score)."""
+    best = (start, pitch, -1.0)
+    idx = np.arange(n_lines, dtype=np.float32)
+    length = len(profile_1d)
+    for dp in np.linspace(-0.04, 0.04, 17):
+        p = pitch * (1 + dp)
+        for ds in np.arange(-0.45, 0.451, 0.05):
+            s = start + ds * pitch
+            pos = s + idx * p
+            if pos[0] < 0 or pos[-1] > length - 1:
+                continue
+            on = np.interp(pos, np.arange(length), profile_1d).mean()
+            mid = np.interp(pos[:-1] + p / 2, np.arange(length), profile_1d).mean()
+            score = on - mid
+            if score > best[2]:
+                best = (s, p, score)
+    return best
+
+
+def refine_on_lines(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: int = 24) -> Geometry:
+    """Snap a grid guess onto the printed grid lines.
+
+    The vertical lines are fitted as a lattice in a band near the top and one near the bottom, the
+    horizontal lines in bands near the left and right, so rotation, shear and perspective left over
+    from the first guess are corrected too. Three passes; each may move a corner by up to ~0.45 cell.
+    """
+    margin = 1.0
+    geom = Geometry(corners.astype(np.float32), grid, 0.0)
+    start = margin * cell_px
+    band = max(2, int(round(grid * 0.4))) * cell_px
+    end = start + grid * cell_px
+    near, far = slice(int(start), int(start + band)), slice(int(end - band), int(end))
+    c_near, c_far = (start + band / 2), (start + grid * cell_px - band / 2)
+    for _ in range(3):
+        to_canon = geom.to_canonical(cell_px, margin)
+        lines = _line_image(geom.warp(frame, cell_px, margin), cell_px)
+        xt, pt, s1 = _fit_axis(np.median(lines[near, :], axis=0), grid + 1, start, cell_px)
+        xb, pb, s2 = _fit_axis(np.median(lines[far, :], axis=0), grid + 1, start, cell_px)
+        yl, ql, s3 = _fit_axis(np.median(lines[:, near], axis=1), grid + 1, start, cell_px)
+        yr, qr, s4 = _fit_axis(np.median(lines[:, far], axis=1), grid + 1, start, cell_px)
+        # Lines x = f(y) through the two band fits, y = g(x) likewise; corners are their intersections.
+        left = ((xt, c_near), (xb, c_far))
+        right = ((xt + grid * pt, c_near), (xb + grid * pb, c_far))
+        top = ((c_near, yl), (c_far, yr))
+        bottom = ((c_near, yl + grid * ql), (c_far, yr + grid * qr))
+        canon = np.float32([_cross(left, top), _cross(right, top), _cross(right, bottom), _cross(left, bottom)])
+        back = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(to_canon)).reshape(4, 2)
+        geom = Geometry(back.astype(np.float32), grid, float(min(s1, s2, s3, s4)))
+    return geom
+
+
+def _cross(a: tuple, b: tuple) -> tuple[float, float]:
+    """Intersection of the line through a's two points with the line through b's."""
+    (x1, y1), (x2, y2) = a
+    (x3, y3), (x4, y4) = b
+    den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    if abs(den) < 1e-9:
+        return (x1, y3)
+    t = ((x1 - x3) * (y3 - y4) - (y1 - y3) * (x3 - x4)) / den
+    return (x1 + t * (x2 - x1), y1 + t * (y2 - y1))
+
+
+def line_score(frame: np.ndarray, geom: Geometry, cell_px: int = 16) -> float:
+    """Grid-line contrast for a known geometry (cheap: used to confirm a cached location)."""
+    warped = geom.warp(frame, cell_px, 0.5)
+    lines = _line_image(warped, cell_px)
+    start = 0.5 * cell_px
+    inner = slice(int(start), int(start + geom.grid * cell_px))
+    idx = np.arange(geom.grid + 1) * cell_px + start
+    scores = []
+    for prof in (lines[inner, :].mean(axis=0), lines[:, inner].mean(axis=1)):
+        ax = np.arange(len(prof))
+        scores.append(np.interp(idx, ax, prof).mean() - np.interp(idx[:-1] + cell_px / 2, ax, prof).mean())
+    return float(min(scores))
+
+
+def locate(frame: np.ndarray, profile: BoardProfile) -> Geometry:
+    """Find the grid in a white-balanced frame (no hand-set corners)."""
+    area = find_board_area(frame, profile)
+    guess = _inset(area, profile.grid_inset)
+    return refine_on_lines(frame, guess, profile.grid)
+
+
+class Locator:
+    """Caches the board location; confirms it cheaply on later frames and relocates when it fails."""
+
+    def __init__(self, profile: BoardProfile, *, tolerance: float = 0.6) -> None:
+        self.profile = profile
+        self.tolerance = tolerance
+        self.geometry: Geometry | None = None
+        self._reference_score = 0.0
+        self.relocations = 0
+
+    def __call__(self, frame: np.ndarray) -> Geometry:
+        if self.geometry is not None:
+            score = line_score(frame, self.geometry)
+            if score >= self.tolerance * self._reference_score:
+                return self.geometry
+        self.geometry = locate(frame, self.profile)
+        self._reference_score = line_score(frame, self.geometry)
+        self.relocations += 1
+        return self.geometry
