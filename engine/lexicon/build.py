@@ -1,0 +1,201 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Building each language's default full-form list from installed packages (shared LEXICONS.md §7).
+
+GPL-derived lists are built on the machine, never shipped. Each list is cleaned the
+same way: entries with apostrophes, hyphens, digits or letters the game has no tile
+for are dropped, as are ALL-CAPS abbreviations and (except in German, where nouns
+are capitalised) Capitalised entries, which are proper nouns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from engine.errors import LexiconError
+from engine.lexicon.expand import expand
+from engine.lexicon.languages import Language, Source, expand_path, language, load_languages
+from engine.lexicon.normalise import NORMALISER_VERSION, Normaliser
+from engine.lexicon.trie import MANIFEST_SUFFIX, TRIE_SUFFIX, Manifest, SourceInfo, TrieLexicon, write_list
+
+MIN_LENGTH = 2
+#: The longest word any supported board holds (Alfapet is 17 squares wide).
+MAX_LENGTH = 17
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    lang: str
+    path: Path
+    manifest: Manifest
+    seconds: float
+    skipped_sources: tuple[str, ...] = ()  # sources named in the table but not installed
+
+
+def default_list_path(lexicon_dir: Path, lang: str) -> Path:
+    return Path(lexicon_dir) / f"default-{lang}{TRIE_SUFFIX}"
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def clean_forms(forms: Iterable[str], norm: Normaliser, keep_capitalised: bool) -> Iterator[str]:
+    """Folded, game-spellable forms of 2–17 letters; proper nouns and abbreviations dropped."""
+    for raw in forms:
+        word = raw.strip()
+        if len(word) < MIN_LENGTH:
+            continue
+        first = word[0]
+        if first.isupper():
+            if not keep_capitalised or word.isupper():
+                continue
+        folded = norm.fold(word)
+        if MIN_LENGTH <= len(folded) <= MAX_LENGTH:
+            yield folded
+
+
+def read_word_file(path: Path) -> list[str]:
+    """First token of every line of a system word list, UTF-8 or (failing that) Latin-1."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")  # /usr/share/dict/bokmaal and friends are ISO-8859-1
+    return [line.split()[0] for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _source_files(source: Source) -> list[Path]:
+    if source.kind == "hunspell":
+        base = source.resolved()
+        return [base.with_suffix(".aff"), base.with_suffix(".dic")]
+    if source.kind == "wordlist":
+        return [source.resolved()]
+    if source.kind == "wordfreq-voikko":
+        try:
+            import wordfreq
+        except ImportError:
+            return [Path("wordfreq (Python package)")]
+        return [Path(wordfreq.__file__).parent / "data" / "large_fi.msgpack.gz"]
+    raise LexiconError(f"unknown source kind {source.kind!r} in languages.toml")
+
+
+def source_installed(source: Source) -> bool:
+    return all(p.is_file() for p in _source_files(source))
+
+
+def _name_twins(words: list[str], lang: Language) -> set[str]:
+    """Lower-case entries whose Capitalised twin is listed and that the spell-checker rejects ("london")."""
+    from engine.lexicon.hunspell import HunspellLexicon, find_dictionary
+
+    listed = set(words)
+    twins = [w for w in words if w[:1].islower() and w.capitalize() in listed]
+    if not twins or lang.checker is None or lang.checker.kind != "hunspell":
+        return set()
+    checker = HunspellLexicon(
+        find_dictionary(tuple(expand_path(p) for p in lang.checker.paths), lang.checker.package), lang.code
+    )
+    return {w for w in twins if not checker.spell_exact(w)}
+
+
+def _raw_forms(source: Source, lang: Language) -> Iterable[str]:
+    if source.kind == "hunspell":
+        return expand(source.resolved())
+    if source.kind == "wordlist":
+        words = read_word_file(source.resolved())
+        if source.drop_name_twins:
+            drop = _name_twins(words, lang)
+            words = [w for w in words if w not in drop]
+        return words
+    if source.kind == "wordfreq-voikko":
+        return _wordfreq_voikko(lang)
+    raise LexiconError(f"unknown source kind {source.kind!r}")
+
+
+def _wordfreq_voikko(lang: Language) -> Iterator[str]:
+    import wordfreq
+
+    from engine.lexicon.voikko import open_voikko
+
+    voikko = open_voikko(lang.code)
+    try:
+        for word in wordfreq.iter_wordlist(lang.code, "large"):
+            if word.isalpha() and voikko.spell(word):
+                yield word
+    finally:
+        voikko.terminate()
+
+
+def _missing_message(lang: Language, missing: list[Source]) -> str:
+    packages = "; ".join(f"{s.name}: {s.package}" for s in missing)
+    return f"no source for the default {lang.name} ({lang.code}) word list is installed ({packages})"
+
+
+def build_default(
+    lang_code: str, lexicon_dir: Path, *, progress: Callable[[str], None] | None = None
+) -> BuildResult:
+    """Build ``default-<lang>.marisa`` and its manifest in ``lexicon_dir`` from the installed sources."""
+    lang = language(lang_code)
+    installed = [s for s in lang.sources if source_installed(s)]
+    skipped = tuple(s.name for s in lang.sources if s not in installed)
+    if not installed:
+        raise LexiconError(_missing_message(lang, list(lang.sources)) + ": install it with apt-get/pip")
+    if lang.combine == "first":
+        installed = installed[:1]
+        skipped = ()  # fall-backs that were not needed are not missing
+    started = time.perf_counter()
+    norm = Normaliser.for_language(lang)
+    infos = []
+    for s in installed:
+        for p in _source_files(s):
+            infos.append(SourceInfo(path=str(p), sha256=sha256_file(p), package=s.package))
+        if progress:
+            progress(f"{lang.code}: reading {s.name}")
+
+    def all_forms() -> Iterator[str]:
+        for s in installed:
+            yield from clean_forms(_raw_forms(s, lang), norm, lang.keep_capitalised)
+
+    manifest = Manifest(
+        name="+".join(s.name for s in installed),
+        lang=lang.code,
+        count=0,
+        trie_bytes=0,
+        normaliser_version=NORMALISER_VERSION,
+        kind="default",
+        licence="; ".join(f"{s.name}: {s.licence}" for s in installed),
+        sources=tuple(infos),
+    )
+    path = default_list_path(lexicon_dir, lang.code)
+    final = write_list(all_forms(), path, manifest)
+    seconds = time.perf_counter() - started
+    final = write_list_seconds(path, final, seconds)
+    return BuildResult(lang.code, path, final, seconds, skipped)
+
+
+def write_list_seconds(path: Path, manifest: Manifest, seconds: float) -> Manifest:
+    """Record the build time in the manifest beside ``path``."""
+    updated = replace(manifest, build_seconds=round(seconds, 2))
+    path.with_suffix(MANIFEST_SUFFIX).write_text(updated.to_json(), encoding="utf-8")
+    return updated
+
+
+def default_is_current(lexicon_dir: Path, lang_code: str) -> bool:
+    """Whether a usable default list for the language is already there (same folding version)."""
+    path = default_list_path(lexicon_dir, language(lang_code).code)
+    try:
+        lex = TrieLexicon(path)
+    except (LexiconError, OSError):
+        return False
+    return lex.manifest.normaliser_version == NORMALISER_VERSION
+
+
+def all_languages() -> list[str]:
+    return list(load_languages())
