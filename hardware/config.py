@@ -174,7 +174,7 @@ class _Parser:
         buzzer_pin = None
         if buzzer in (BuzzerKind.ACTIVE, BuzzerKind.PASSIVE):
             if "pin" not in buzzer_table:
-                raise self.fail("hardware.buzzer.pin", None, f"a {buzzer.value} buzzer needs a pin")
+                raise self.fail("hardware.buzzer.pin", None, f"type = {buzzer.value!r} needs a pin")
             buzzer_pin = self.pin("hardware.buzzer.pin", buzzer_table["pin"])
 
         led_keys = tuple(role.value for role in ButtonRole if role.player is not None)

@@ -1,0 +1,384 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Camera sources behind one small protocol; every frame is a numpy BGR ``uint8`` array (OpenCV order).
+
+Back-ends (``ordvakt.cameras`` entry points in ``pyproject.toml``):
+
+* ``picamera2`` — :class:`Picamera2Camera`, the Pi camera via libcamera (picamera2 imported only
+  when constructed; its ``RGB888`` frames are already BGR);
+* ``opencv`` — :class:`OpenCVCamera`, ``cv2.VideoCapture`` for USB webcams (not CSI cameras);
+* ``replay`` — :class:`ReplayCamera`, an image folder in natural order (image-1, image-2, ... image-10),
+  stepped with ``advance()`` or fed frames with ``feed()``;
+* ``still`` — :class:`StillImageCamera`, one image file.
+
+:func:`open_camera` picks one from the configuration, else from ``$ORDVAKT_CAMERA``
+(``$ORDVAKT_CAMERA_PATH`` / ``$ORDVAKT_CAMERA_DEVICE`` give its path or device)::
+
+    with open_camera(config) as camera:
+        frame = camera.best_still(timeout_s=1.0)   # the sharpest recent frame, bounded wait
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from hardware.config import CAMERA_KINDS, CameraConfig, HardwareConfig, camera_kinds
+from hardware.errors import CaptureError, ConfigurationError, DeviceUnavailable
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+ENV_KIND = "ORDVAKT_CAMERA"
+ENV_PATH = "ORDVAKT_CAMERA_PATH"
+ENV_DEVICE = "ORDVAKT_CAMERA_DEVICE"
+
+
+@runtime_checkable
+class Camera(Protocol):
+    def capture(self) -> np.ndarray:
+        """The current frame, BGR ``uint8`` (height, width, 3)."""
+        ...
+
+    def best_still(self, timeout_s: float = 1.0) -> np.ndarray:
+        """The best still frame available now, waiting at most about ``timeout_s``."""
+        ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Camera: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+def sharpness(frame: np.ndarray) -> float:
+    """Variance of the Laplacian of a downscaled grey image: higher = sharper (less motion blur)."""
+    import cv2
+
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    scale = 640 / max(grey.shape)
+    if scale < 1:
+        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return float(cv2.Laplacian(grey, cv2.CV_64F).var())
+
+
+def natural_key(name: str) -> tuple[Any, ...]:
+    """Sort key that puts image-2 before image-10."""
+    return tuple(int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name))
+
+
+def read_image(path: Path, setting: str) -> np.ndarray:
+    import cv2
+
+    if not path.is_file():
+        raise ConfigurationError(f"{setting} = {str(path)!r}: no such image file")
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise CaptureError(f"{setting}: cannot read {str(path)!r} as an image (jpg, png, ...)")
+    return frame
+
+
+class _CameraBase:
+    def best_still(self, timeout_s: float = 1.0) -> np.ndarray:
+        return self.capture()
+
+    def capture(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _LiveCamera(_CameraBase):
+    """A camera producing a stream: the best still is the sharpest of the next few frames."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+
+    def _flush(self) -> None:
+        """Drop frames the driver buffered before the request."""
+
+    def best_still(self, timeout_s: float = 1.0, *, frames: int = 5) -> np.ndarray:
+        """Sharpest of up to ``frames`` fresh frames; stops at ``timeout_s`` but always returns one."""
+        deadline = self._clock() + max(0.0, timeout_s)
+        self._flush()
+        best = self.capture()
+        best_score = sharpness(best)
+        for _ in range(frames - 1):
+            if self._clock() >= deadline:
+                break
+            frame = self.capture()
+            score = sharpness(frame)
+            if score > best_score:
+                best, best_score = frame, score
+        return best
+
+
+class ReplayCamera(_CameraBase):
+    """Frames from an image folder (natural order) and/or fed in by a test.
+
+    ``capture()`` returns the current frame until ``advance()`` moves on; ``feed(frame)`` appends a
+    frame and makes it current. At the end ``advance()`` returns False (or wraps with ``loop``).
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, loop: bool = False, setting: str = "hardware.camera.path"
+    ) -> None:
+        self._setting = setting
+        self.loop = loop
+        self._files: list[Path] = []
+        self._frames: list[np.ndarray | None] = []
+        if path is not None:
+            folder = Path(path)
+            if not folder.is_dir():
+                raise ConfigurationError(f"{setting} = {str(path)!r}: no such folder of replay images")
+            self._files = sorted(
+                (p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()),
+                key=lambda p: natural_key(p.name),
+            )
+            if not self._files:
+                raise ConfigurationError(
+                    f"{setting} = {str(path)!r}: the folder has no images ({', '.join(IMAGE_SUFFIXES)})"
+                )
+            self._frames = [None] * len(self._files)
+        self.position = 0
+
+    @classmethod
+    def from_config(cls, config: CameraConfig, setting: str = "hardware.camera.path") -> ReplayCamera:
+        return cls(config.path, setting=setting)
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self._files] + [f"<fed {i}>" for i in range(len(self._frames) - len(self._files))]
+
+    def capture(self) -> np.ndarray:
+        if not self._frames:
+            raise CaptureError("the replay camera has no frames; feed() one or give it an image folder")
+        frame = self._frames[self.position]
+        if frame is None:
+            frame = read_image(self._files[self.position], self._setting)
+            self._frames[self.position] = frame
+        return frame.copy()
+
+    def advance(self) -> bool:
+        """Move to the next frame; False (staying on the last) at the end unless looping."""
+        if self.position + 1 < len(self._frames):
+            self.position += 1
+            return True
+        if self.loop and self._frames:
+            self.position = 0
+            return True
+        return False
+
+    def feed(self, frame: np.ndarray) -> None:
+        """Append a frame (BGR uint8) and make it the current one."""
+        if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+            shape = getattr(frame, "shape", None)
+            raise CaptureError(f"feed() takes a BGR uint8 array (h, w, 3); got {type(frame).__name__} {shape}")
+        self._frames.append(frame.copy())
+        self.position = len(self._frames) - 1
+
+
+class StillImageCamera(_CameraBase):
+    """Always the same image (demo, calibration against a known photo)."""
+
+    def __init__(self, path: str | os.PathLike[str], *, setting: str = "hardware.camera.path") -> None:
+        self.path = Path(path)
+        self._frame = read_image(self.path, setting)
+
+    @classmethod
+    def from_config(cls, config: CameraConfig, setting: str = "hardware.camera.path") -> StillImageCamera:
+        if config.path is None:
+            raise ConfigurationError(f"{setting} is not set: a still camera needs an image file")
+        return cls(config.path, setting=setting)
+
+    def capture(self) -> np.ndarray:
+        return self._frame.copy()
+
+
+class OpenCVCamera(_LiveCamera):
+    """A USB webcam through ``cv2.VideoCapture`` (CSI cameras need ``picamera2``)."""
+
+    BUFFERED_FRAMES = 4
+
+    def __init__(
+        self,
+        device: int | str = 0,
+        *,
+        width: int | None = None,
+        height: int | None = None,
+        setting: str = "hardware.camera.device",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        import cv2
+
+        super().__init__(clock)
+        if isinstance(device, str) and device.isdigit():
+            device = int(device)
+        level = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # our message replaces its warnings
+        try:
+            capture = cv2.VideoCapture(device)
+            opened = capture.isOpened()
+        finally:
+            cv2.utils.logging.setLogLevel(level)
+        if not opened:
+            capture.release()
+            raise DeviceUnavailable(
+                f"{setting} = {device!r}: no camera could be opened there; check `ls /dev/video*` "
+                "for USB webcams, or use kind = 'picamera2' for a Pi camera"
+            )
+        if width:
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        if height:
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        self.device = device
+        self._capture = capture
+
+    @classmethod
+    def from_config(cls, config: CameraConfig, setting: str = "hardware.camera.device") -> OpenCVCamera:
+        return cls(config.device, width=config.width, height=config.height, setting=setting)
+
+    def _flush(self) -> None:
+        for _ in range(self.BUFFERED_FRAMES):
+            self._capture.grab()
+
+    def capture(self) -> np.ndarray:
+        ok, frame = self._capture.read()
+        if not ok or frame is None:
+            raise CaptureError(f"camera {self.device!r} delivered no frame (unplugged?)")
+        return frame
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+class Picamera2Camera(_LiveCamera):
+    """The Raspberry Pi camera via picamera2/libcamera, ``RGB888`` main stream (= BGR in memory)."""
+
+    def __init__(
+        self,
+        camera_num: int = 0,
+        *,
+        width: int | None = None,
+        height: int | None = None,
+        setting: str = "hardware.camera.device",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(clock)
+        try:
+            from picamera2 import Picamera2
+        except ImportError as exc:
+            raise DeviceUnavailable(
+                f"hardware.camera.kind = 'picamera2': picamera2 cannot be imported ({exc}); on the Pi run "
+                "`sudo apt install python3-picamera2` and create the venv with --system-site-packages"
+            ) from None
+        if not isinstance(camera_num, int) or isinstance(camera_num, bool):
+            raise ConfigurationError(f"{setting} = {camera_num!r}: picamera2 takes a camera number (0, 1)")
+        found = len(Picamera2.global_camera_info())
+        if not 0 <= camera_num < found:
+            raise DeviceUnavailable(
+                f"{setting} = {camera_num!r}: no such camera; libcamera found {found} "
+                "(check the ribbon cable and `rpicam-hello --list-cameras`)"
+            )
+        try:
+            camera = Picamera2(camera_num)
+            main: dict[str, Any] = {"format": "RGB888"}
+            if width and height:
+                main["size"] = (width, height)
+            camera.configure(camera.create_still_configuration(main=main, buffer_count=2))
+            camera.start()
+        except (RuntimeError, OSError) as exc:
+            raise DeviceUnavailable(f"{setting} = {camera_num!r}: the camera cannot be started: {exc}") from None
+        self.camera_num = camera_num
+        self._camera = camera
+
+    @classmethod
+    def from_config(cls, config: CameraConfig, setting: str = "hardware.camera.device") -> Picamera2Camera:
+        device = int(config.device) if isinstance(config.device, str) and config.device.isdigit() else config.device
+        return cls(device, width=config.width, height=config.height, setting=setting)  # type: ignore[arg-type]
+
+    def capture(self) -> np.ndarray:
+        try:
+            frame = self._camera.capture_array("main")
+        except (RuntimeError, OSError) as exc:
+            raise CaptureError(f"Pi camera {self.camera_num} delivered no frame: {exc}") from None
+        return frame[:, :, :3] if frame.ndim == 3 and frame.shape[2] == 4 else frame
+
+    def close(self) -> None:
+        self._camera.stop()
+        self._camera.close()
+
+
+_BUILTIN: dict[str, Any] = {
+    "replay": ReplayCamera,
+    "still": StillImageCamera,
+    "opencv": OpenCVCamera,
+    "picamera2": Picamera2Camera,
+}
+
+
+def _camera_class(kind: str, setting: str) -> Any:
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group="ordvakt.cameras"):
+        if entry.name == kind:
+            return entry.load()
+    if kind in _BUILTIN:
+        return _BUILTIN[kind]
+    raise ConfigurationError(f"{setting} = {kind!r}: unknown camera; expected one of {', '.join(camera_kinds())}")
+
+
+def open_camera(
+    choice: str | CameraConfig | HardwareConfig | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    **options: Any,
+) -> Camera:
+    """Open the camera named by ``choice`` (a kind, or a configuration whose ``camera.kind`` is set),
+    else by ``$ORDVAKT_CAMERA``. ``options`` (path, device, width, height) override the configuration."""
+    env = os.environ if environ is None else environ
+    prefix = ""
+    if isinstance(choice, HardwareConfig):
+        config, prefix = choice.camera, f"{choice.source}: "
+    elif isinstance(choice, CameraConfig):
+        config = choice
+    else:
+        config = CameraConfig(kind=choice)
+    if options:
+        config = replace(config, **options)
+    names = {key: f"{prefix}hardware.camera.{key}" for key in ("kind", "path", "device")}
+    if config.kind is None:
+        kind = env.get(ENV_KIND, "").strip()
+        if not kind:
+            raise ConfigurationError(
+                f"{names['kind']} is not set and ${ENV_KIND} is empty; choose one of {', '.join(CAMERA_KINDS)}"
+            )
+        config = replace(
+            config,
+            kind=kind,
+            path=config.path if config.path is not None else env.get(ENV_PATH),
+            device=env.get(ENV_DEVICE, config.device),
+        )
+        names = {"kind": f"${ENV_KIND}", "path": f"${ENV_PATH}", "device": f"${ENV_DEVICE}"}
+    assert config.kind is not None
+    cls = _camera_class(config.kind, names["kind"])
+    if config.kind in ("replay", "still") and config.path is None:
+        raise ConfigurationError(f"{names['path']} is not set: a {config.kind} camera needs a path")
+    setting = names["path"] if config.kind in ("replay", "still") else names["device"]
+    if hasattr(cls, "from_config"):
+        return cls.from_config(config, setting=setting)  # type: ignore[no-any-return]
+    return cls(config)  # type: ignore[no-any-return]
