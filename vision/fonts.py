@@ -47,6 +47,18 @@ def render(letters: Iterable[str], *, seed: int = 1) -> Iterator[tuple[str, glyp
             for letter in letters:
                 surf, _ = font.render(letter, (0, 0, 0), (255, 255, 255))
                 ink = 255 - np.transpose(pygame.surfarray.array3d(surf)[..., 0])
+                if letter == "Q" and "O" in letters:
+                    # Many tile fonts (geometric sans) cut Q's tail short across the ring, unlike DejaVu.
+                    o_surf, _ = font.render("O", (0, 0, 0), (255, 255, 255))
+                    o_ink = np.ascontiguousarray(255 - np.transpose(pygame.surfarray.array3d(o_surf)[..., 0]))
+                    h, w = o_ink.shape
+                    stroke = max(2, w // 7)
+                    cv2.line(o_ink, (int(w * 0.55), int(h * 0.6)), (int(w * 0.92), int(h * 0.92)), 255, stroke)
+                    for angle in (-4.0, 0.0, 4.0):
+                        for erode in (0, 1):
+                            glyph = _to_glyph(o_ink, angle, erode, rng)
+                            if glyph.image is not None:
+                                yield letter, glyph
                 for angle in (-4.0, 0.0, 4.0):
                     for erode in (0, 1):
                         glyph = _to_glyph(ink, angle, erode, rng)

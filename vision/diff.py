@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Compare a reading with the engine's board and propose what happened.
+
+Only the cells whose occupancy changed are read. The outcome is a :class:`Proposal`: a placement
+(squares, direction, words, score), an unchanged board (exchange or pass), removed tiles (a withdrawn
+phony, perhaps together with the next placement) or a conflict; every problem found is reported at
+once as a flag set, never as the first exception. Letters are chosen with the tile set's counts as a
+constraint; blanks are marked as needing the player's letter; low-margin letters carry their top
+candidates so the player can pick.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass, field
+
+from engine.board import Board
+from engine.errors import EngineError
+from engine.moves import PlacedTile, Placement
+from engine.rules import Rules
+from engine.scoring import score_placement
+from engine.squares import Square
+from engine.validation import ProblemCode, validate
+from vision.reader import BoardReading, ReadingStatus, TileReading
+
+#: Below this margin over the runner-up a letter goes to the player with its candidates.
+CONFIDENT_MARGIN = 0.02
+
+
+class ProposalKind(enum.Enum):
+    PLACEMENT = "placement"
+    UNCHANGED = "unchanged"  # exchange or pass
+    REMOVED = "removed"  # tiles taken back (withdrawn phony), perhaps with a new placement
+    CONFLICT = "conflict"
+    COVERED = "covered"  # the frame cannot be used: wait for a still, clear one
+    NO_BOARD = "no-board"
+
+
+class DiffProblem(enum.Flag):
+    NONE = 0
+    COVERED = enum.auto()
+    BOARD_NOT_FOUND = enum.auto()
+    TILES_REMOVED = enum.auto()
+    NOT_A_WITHDRAWAL = enum.auto()  # removed tiles are not exactly the last placement
+    BLANK_NEEDS_LETTER = enum.auto()
+    LOW_CONFIDENCE = enum.auto()
+    TOO_MANY_COPIES = enum.auto()
+    ILLEGAL_PLACEMENT = enum.auto()  # see Proposal.engine_problems
+
+
+@dataclass(frozen=True)
+class Proposal:
+    kind: ProposalKind
+    problems: DiffProblem = DiffProblem.NONE
+    engine_problems: ProblemCode = ProblemCode.NONE
+    messages: tuple[str, ...] = ()
+    placement: Placement | None = None
+    score: int | None = None
+    words: tuple[str, ...] = ()
+    new_tiles: tuple[TileReading, ...] = ()
+    removed: tuple[Square, ...] = ()
+    #: Blank squares whose letter the player must say.
+    blanks: tuple[Square, ...] = ()
+    #: Uncertain squares with their top candidate letters.
+    candidates: dict[Square, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.problems & ~(DiffProblem.BLANK_NEEDS_LETTER | DiffProblem.TILES_REMOVED) == DiffProblem.NONE
+
+    def notation(self, board: Board) -> str:
+        return self.placement.notation(board) if self.placement is not None else ""
+
+
+def _choose_letters(new: list[TileReading], board: Board, rules: Rules) -> tuple[dict[Square, str], bool]:
+    """Best letters subject to the tile counts; (letters, whether the counts forced an overflow)."""
+    tileset = rules.tileset
+    on_board = Counter(cell.letter for _, cell in board if not cell.blank and not cell.is_stop)
+    chosen: dict[Square, str] = {}
+    readable = sorted((t for t in new if t.guess is not None), key=lambda t: -t.guess.confidence)  # type: ignore[union-attr]
+    overflow = False
+    for t in readable:
+        assert t.guess is not None
+        for letter, _ in t.guess.top:
+            if on_board[letter] < tileset.count(letter):
+                break
+        else:
+            letter = t.guess.letter
+            overflow = True
+        chosen[t.square] = letter
+        on_board[letter] += 1
+    return chosen, overflow
+
+
+def propose(reading: BoardReading, board: Board, rules: Rules, *,
+            last_placement: Placement | None = None, reader=None, frame=None) -> Proposal:
+    """What the reading says happened since ``board``. ``reader``+``frame`` let it read the changed cells."""
+    if reading.status & ReadingStatus.BOARD_NOT_FOUND or reading.occupancy is None:
+        return Proposal(ProposalKind.NO_BOARD, DiffProblem.BOARD_NOT_FOUND, messages=("no board in the frame",))
+    if reading.status & ReadingStatus.COVERED:
+        names = ", ".join(sq.name for sq in reading.hidden[:6])
+        return Proposal(ProposalKind.COVERED, DiffProblem.COVERED,
+                        messages=(f"something covers the board at {names}; wait for a clear frame",))
+    seen = reading.occupied()
+    had = {sq for sq, cell in board if not cell.is_stop}
+    new_squares = sorted(seen - had)
+    removed = tuple(sorted(had - seen))
+    problems = DiffProblem.NONE
+    messages: list[str] = []
+    base = board
+    if removed:
+        problems |= DiffProblem.TILES_REMOVED
+        if last_placement is None or set(removed) != {t.square for t in last_placement.letter_tiles}:
+            problems |= DiffProblem.NOT_A_WITHDRAWAL
+            messages.append(f"tiles removed from {', '.join(s.name for s in removed)} that are not the last move")
+        base = board.copy()
+        for sq in removed:
+            base[sq] = None
+    if not new_squares:
+        kind = ProposalKind.REMOVED if removed else ProposalKind.UNCHANGED
+        return Proposal(kind, problems, messages=tuple(messages), removed=removed)
+    tiles = dict(reading.tiles)
+    missing = [sq for sq in new_squares if sq not in tiles]
+    if missing:
+        if reader is None or frame is None or reading.geometry is None:
+            raise ValueError("propose() needs reader= and frame= to read cells the reading did not read")
+        from vision import colour
+
+        tiles.update(reader.read_tiles(colour.normalise(frame), reading.geometry, missing))
+    new = [tiles[sq] for sq in new_squares]
+    letters, overflow = _choose_letters(new, base, rules)
+    if overflow:
+        problems |= DiffProblem.TOO_MANY_COPIES
+        messages.append("more copies of a letter than the tile set has")
+    blanks = tuple(t.square for t in new if t.guess is None)
+    if blanks:
+        problems |= DiffProblem.BLANK_NEEDS_LETTER
+        messages.append(f"blank on {', '.join(s.name for s in blanks)}: which letter?")
+    candidates = {t.square: tuple(letter for letter, _ in t.guess.top) for t in new
+                  if t.guess is not None and t.guess.confidence < CONFIDENT_MARGIN}
+    if candidates:
+        problems |= DiffProblem.LOW_CONFIDENCE
+        messages.append("unsure of " + ", ".join(f"{sq.name} ({'/'.join(c[:3])})" for sq, c in candidates.items()))
+    # A blank scores 0 whatever its letter; "?" stands in until the player names it.
+    placed = [PlacedTile(t.square, letters.get(t.square, "?"), blank=t.guess is None) for t in new]
+    try:
+        placement = Placement.from_tiles(placed, base)
+    except EngineError as exc:
+        return Proposal(ProposalKind.CONFLICT, problems | DiffProblem.ILLEGAL_PLACEMENT, messages=(str(exc),),
+                        new_tiles=tuple(new), removed=removed)
+    engine_problems = validate(base, placement, rules)
+    codes = ProblemCode.NONE
+    for p in engine_problems:
+        if p.code is ProblemCode.UNKNOWN_LETTER and blanks:
+            continue
+        codes |= p.code
+        messages.append(p.message)
+    score, words = None, ()
+    if codes == ProblemCode.NONE:
+        scored = score_placement(base, placement, rules)
+        score, words = scored.score, scored.word_texts
+        kind = ProposalKind.REMOVED if removed else ProposalKind.PLACEMENT
+    else:
+        problems |= DiffProblem.ILLEGAL_PLACEMENT
+        kind = ProposalKind.CONFLICT
+    return Proposal(kind, problems, codes, tuple(messages), placement, score, words, tuple(new), removed,
+                    blanks, candidates)

@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The reader facade: a frame in, a board reading out (located, occupancy, letters where asked)."""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.layout import Layout, load_layout
+from engine.squares import Square
+from engine.tiles import TileSet
+from vision import colour, glyphs, occupancy
+from vision.classifier import LetterClassifier, LetterGuess
+from vision.errors import BoardNotFound
+from vision.locate import Geometry, Locator
+from vision.profile import BoardProfile
+
+#: Pixels per cell of the canonical warp (letters need >= 25 to keep umlaut dots apart).
+CELL_PX = 40
+OCC_CELL_PX = 24
+WARP_MARGIN = 0.5
+#: A cell whose colour is this many class-spreads from everything it may be is "hidden".
+ANOMALY_LIMIT = 4.0
+
+
+class ReadingStatus(enum.Flag):
+    OK = 0
+    BOARD_NOT_FOUND = enum.auto()
+    #: Something that is neither board nor tile covers part of the grid (hand, arm, shadow edge).
+    COVERED = enum.auto()
+    #: A tile's letter was read with a low margin over the next candidate.
+    LOW_CONFIDENCE = enum.auto()
+    #: A cell's occupancy was undecided.
+    UNCERTAIN_CELL = enum.auto()
+
+
+@dataclass(frozen=True)
+class TileReading:
+    square: Square
+    glyph: glyphs.Glyph
+    guess: LetterGuess | None  # None: a blank (no letter printed)
+
+    @property
+    def is_blank(self) -> bool:
+        return self.guess is None
+
+    @property
+    def symbol(self) -> str:
+        return "?" if self.guess is None else self.guess.letter
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    status: ReadingStatus
+    geometry: Geometry | None
+    occupancy: occupancy.Occupancy | None
+    tiles: dict[Square, TileReading] = field(default_factory=dict)
+    hidden: tuple[Square, ...] = ()
+    seconds: float = 0.0
+
+    def occupied(self) -> set[Square]:
+        if self.occupancy is None:
+            return set()
+        rows, cols = np.nonzero(self.occupancy.state == occupancy.CellState.TILE)
+        return {Square(int(r), int(c)) for r, c in zip(rows, cols, strict=True)}
+
+    def stops(self) -> set[Square]:
+        if self.occupancy is None:
+            return set()
+        rows, cols = np.nonzero(self.occupancy.state == occupancy.CellState.STOP)
+        return {Square(int(r), int(c)) for r, c in zip(rows, cols, strict=True)}
+
+    def to_text(self) -> str:
+        """One line per row: letter, '.' empty, '?' blank, '#' stop tile, '*' tile not read, '~' hidden."""
+        if self.occupancy is None:
+            return ""
+        n = self.occupancy.state.shape[0]
+        hidden = set(self.hidden)
+        lines = []
+        for r in range(n):
+            out = []
+            for c in range(n):
+                sq = Square(r, c)
+                st = self.occupancy.state[r, c]
+                if sq in hidden:
+                    out.append("~")
+                elif st == occupancy.CellState.STOP:
+                    out.append("#")
+                elif st == occupancy.CellState.TILE:
+                    out.append(self.tiles[sq].symbol if sq in self.tiles else "*")
+                else:
+                    out.append(".")
+            lines.append("".join(out))
+        return "\n".join(lines)
+
+
+class BoardReader:
+    """Reads frames of one physical board. Keeps the located geometry and the learned letters."""
+
+    def __init__(self, profile: BoardProfile, tileset: TileSet, *, classifier: LetterClassifier | None = None,
+                 layout: Layout | None = None) -> None:
+        self.profile = profile
+        self.tileset = tileset
+        self.layout = layout or load_layout(profile.layout)
+        if self.layout.size != profile.grid:
+            raise BoardNotFound(f"profile {profile.name!r} has a {profile.grid}-square grid but layout "
+                                f"{self.layout.name!r} is {self.layout.size}; pick matching ones")
+        self.classifier = classifier or LetterClassifier(tileset.alphabet)
+        self.locator = Locator(profile)
+        n = profile.grid
+        self._codes = [["*" if Square(r, c) == self.layout.centre else self.layout.premium(Square(r, c)).value
+                        for c in range(n)] for r in range(n)]
+
+    def read(self, frame: np.ndarray, *, cells: Iterable[Square] | None = None) -> BoardReading:
+        """Locate, classify every cell, and read the letters of ``cells`` (default: every tile)."""
+        t0 = time.perf_counter()
+        norm = colour.normalise(frame)
+        try:
+            geom = self.locator(norm)
+        except BoardNotFound:
+            return BoardReading(ReadingStatus.BOARD_NOT_FOUND, None, None, seconds=time.perf_counter() - t0)
+        small = geom.warp(norm, OCC_CELL_PX)
+        occ = occupancy.classify(
+            occupancy.cell_colours(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), geom.grid, OCC_CELL_PX),
+            self._codes, self.profile,
+        )
+        status = ReadingStatus.OK
+        hidden_mask = occ.anomaly > ANOMALY_LIMIT
+        hidden = tuple(Square(int(r), int(c)) for r, c in zip(*np.nonzero(hidden_mask), strict=True))
+        if _is_covered(hidden_mask):
+            status |= ReadingStatus.COVERED
+        if (occ.margin < 0.1).any():
+            status |= ReadingStatus.UNCERTAIN_CELL
+        wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
+                  if occ.state[sq.row, sq.col] == occupancy.CellState.TILE]
+        tiles = self.read_tiles(norm, geom, wanted)
+        if any(t.guess is not None and t.guess.confidence < 0.02 for t in tiles.values()):
+            status |= ReadingStatus.LOW_CONFIDENCE
+        return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0)
+
+    @staticmethod
+    def _tile_squares(occ: occupancy.Occupancy) -> list[Square]:
+        rows, cols = np.nonzero(occ.state == occupancy.CellState.TILE)
+        return [Square(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
+
+    def read_tiles(self, norm: np.ndarray, geom: Geometry, squares: Iterable[Square]) -> dict[Square, TileReading]:
+        """Read only these cells: each is warped on its own, so the cost grows with the tiles read."""
+        out = {}
+        to_canon = geom.to_canonical(CELL_PX, WARP_MARGIN)
+        pad = glyphs.CROP_PAD * CELL_PX
+        size = int(round(CELL_PX + 2 * pad))
+        for sq in squares:
+            x0 = (WARP_MARGIN + sq.col) * CELL_PX - pad
+            y0 = (WARP_MARGIN + sq.row) * CELL_PX - pad
+            shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+            crop = cv2.warpPerspective(norm, shift @ to_canon, (size, size), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE)
+            glyph = glyphs.extract(crop, CELL_PX)
+            guess = None if glyph.is_blank else self.classifier.classify(glyph, k=4)
+            out[sq] = TileReading(sq, glyph, guess)
+        return out
+
+    def learn(self, readings: Iterable[TileReading], letters: Iterable[str]) -> None:
+        """Teach the classifier confirmed letters (blanks are skipped: they carry no glyph)."""
+        pairs = [(r.glyph, letter) for r, letter in zip(readings, letters, strict=True) if not r.glyph.is_blank]
+        if pairs:
+            self.classifier.learn([p[0] for p in pairs], [p[1] for p in pairs])
+
+
+def _is_covered(hidden: np.ndarray) -> bool:
+    """Hidden cells that form a blob (a hand spans several neighbouring cells) or are many."""
+    if hidden.sum() >= 4:
+        return True
+    n, _, stats, _ = cv2.connectedComponentsWithStats(hidden.astype(np.uint8), connectivity=8)
+    return any(stats[i][4] >= 2 for i in range(1, n))
+
+
+def load_frame(path: str) -> np.ndarray:
+    from vision.errors import ImageReadError
+
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise ImageReadError(f"cannot read the image {str(path)!r}: not a readable image file")
+    return frame
