@@ -53,6 +53,8 @@ from engine.errors import DataFileError, GameStateError, IllegalMove, InvalidNot
 JOKER = "?"
 #: The Norwegian alphabet order used for "closest to A".
 NORWEGIAN_ORDER = "ABCDEFGHIJKLMNOPQRSTUVWXYZÆØÅ"
+#: Letters of the 126-tile set (no Q, X, Z); matches ``alphabet`` in ordskifte-no.toml.
+TILE_LETTERS = "ABCDEFGHIJKLMNOPRSTUVWYÆØÅ"
 MIN_WORD = 3
 RAILS = 14
 WIN_WORDS = 6
@@ -143,9 +145,9 @@ class RailWord:
     notation: str
 
     @classmethod
-    def parse(
-        cls, text: str, *, alphabet: str = NORWEGIAN_ORDER, allow_unknown_joker: bool = True
-    ) -> RailWord:
+    def parse(cls, text: str, *, tiles: str = TILE_LETTERS, allow_unknown_joker: bool = True) -> RailWord:
+        """Check notation: capitals must be letters the set has tiles for (``tiles``); a joker may
+        stand for any letter of the Norwegian alphabet."""
         raw = text.strip()
         if not raw:
             raise InvalidNotation("empty word; type the letters, a joker as '?' or a lower-case letter")
@@ -155,9 +157,14 @@ class RailWord:
                     raise InvalidNotation(
                         f"{raw!r}: say which letter the joker stands for (a lower-case letter, e.g. 'TApET')"
                     )
-            elif ch.upper() not in alphabet or not ch.isalpha():
+            elif ch.upper() not in NORWEGIAN_ORDER or not ch.isalpha():
                 raise InvalidNotation(
-                    f"{raw!r}: {ch!r} is not an Ordskifte letter; use {alphabet}, '?' or a lower-case letter"
+                    f"{raw!r}: {ch!r} is not a letter; use {tiles}, '?' or a lower-case letter for the joker"
+                )
+            elif ch.isupper() and ch not in tiles:
+                raise InvalidNotation(
+                    f"{raw!r}: there is no {ch} tile in Ordskifte; only the joker can stand for it "
+                    f"(write {ch.lower()!r})"
                 )
         return cls(raw)
 
@@ -387,9 +394,7 @@ class OrdskifteGame:
         starter's hidden tile goes on the board. Companion: ``first_player`` (default 0) starts."""
         names = [str(p) for p in players]
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise GameStateError(
-                f"Ordskifte is for {MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(names)}: {names!r}"
-            )
+            raise GameStateError(f"Ordskifte is for {MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(names)}: {names!r}")
         if timer_seconds <= 0:
             raise GameStateError(f"timer_seconds must be positive, got {timer_seconds!r}")
         game = cls(
@@ -467,9 +472,7 @@ class OrdskifteGame:
         if self.track_tiles:
             self.pool -= need
         self.rails[p].append(made)
-        event = self._log(
-            EventKind.WORD, p, word=made.notation, rail=len(self.rails[p]) - 1, tiles=_sorted_tiles(need)
-        )
+        event = self._log(EventKind.WORD, p, word=made.notation, rail=len(self.rails[p]) - 1, tiles=_sorted_tiles(need))
         self._after_play()
         return event
 
@@ -570,9 +573,7 @@ class OrdskifteGame:
             self.rails[p].remove(made)
             if self.track_tiles:
                 self.bag += made.tiles
-            self._log(
-                EventKind.WORD_REJECTED, p, word=made.notation, tiles=_sorted_tiles(made.tiles), note=reason
-            )
+            self._log(EventKind.WORD_REJECTED, p, word=made.notation, tiles=_sorted_tiles(made.tiles), note=reason)
         else:
             assert play.victim is not None and play.rail is not None
             old = RailWord(play.old)
@@ -632,9 +633,7 @@ class OrdskifteGame:
         try:
             return cls(
                 players=list(data["players"]),
-                rails=[
-                    [RailWord.parse(w, allow_unknown_joker=False) for w in rails] for rails in data["rails"]
-                ],
+                rails=[[RailWord.parse(w, allow_unknown_joker=False) for w in rails] for rails in data["rails"]],
                 current=int(data["current"]),
                 track_tiles=bool(data["track_tiles"]),
                 timer_seconds=int(data["timer_seconds"]),
@@ -717,15 +716,11 @@ class OrdskifteGame:
         self._begin_period()
         return event
 
-    def _reject_word(
-        self, made: RailWord, need: Counter[str], *, from_pool: bool, note: str
-    ) -> OrdskifteEvent:
+    def _reject_word(self, made: RailWord, need: Counter[str], *, from_pool: bool, note: str) -> OrdskifteEvent:
         if self.track_tiles and from_pool:
             self.pool -= need
             self.bag += need
-        self._log(
-            EventKind.WORD_REJECTED, self.current, word=made.notation, tiles=_sorted_tiles(need), note=note
-        )
+        self._log(EventKind.WORD_REJECTED, self.current, word=made.notation, tiles=_sorted_tiles(need), note=note)
         return self._end_turn(TurnEnd.REJECTED)
 
     def _most_rails(self) -> list[int]:
@@ -748,18 +743,14 @@ class OrdskifteGame:
         if not 0 <= victim < len(self.players):
             raise IllegalMove(f"no player {victim!r}; players are 0-{len(self.players) - 1}")
         if not 0 <= rail < len(self.rails[victim]):
-            raise IllegalMove(
-                f"{self.players[victim]} has no word on rail {rail!r} ({len(self.rails[victim])} rails)"
-            )
+            raise IllegalMove(f"{self.players[victim]} has no word on rail {rail!r} ({len(self.rails[victim])} rails)")
         return self.rails[victim][rail]
 
     def _check_available(self, need: Counter[str], what: str) -> None:
         if self.track_tiles:
             short = need - self.pool
             if short:
-                raise IllegalMove(
-                    f"the board lacks {_sorted_tiles(short)} {what} (board: {self.board() or 'empty'})"
-                )
+                raise IllegalMove(f"the board lacks {_sorted_tiles(short)} {what} (board: {self.board() or 'empty'})")
             return
         # Companion mode: the board is unknown, but the rails can never hold more tiles than the set has.
         on_rails = Counter(need)
