@@ -36,7 +36,7 @@ from engine.moves import (
     TimePenalty,
     Withdraw,
 )
-from engine.rules import RackAccounting, Rules
+from engine.rules import ChallengeRule, RackAccounting, Rules
 from engine.scoring import ScoredPlacement, score_placement
 from engine.tiles import BLANK
 from engine.validation import Problem, validate
@@ -114,7 +114,8 @@ class Game:
         return +pool
 
     def known_rack(self, player: int) -> str | None:
-        """In a two-player game with an empty bag, the opponent's rack is the unseen pool."""
+        """``player``'s rack when the board alone settles it: two players, the bag empty and the
+        opponent out of tiles, so everything unseen is on ``player``'s rack."""
         if len(self.players) != 2 or self.bag_count:
             return None
         other = 1 - player
@@ -241,6 +242,60 @@ class Game:
             self.finished = True
         if rules.target_score is not None and any(s >= rules.target_score for s in self.scores):
             self.finished = True
+
+    def resolve_challenge(self, acceptable: bool, challenger: int) -> list[GameEvent]:
+        """Apply the game's challenge rule to the last placement; returns the events added.
+
+        A phony comes off (Withdraw). A valid play challenged in vain costs the
+        challenger their next turn (double: a Pass in their name), or gives the
+        challenged player 5 or 10 points. Under the single rule nothing happens.
+        """
+        if not self._placements:
+            raise GameStateError("there is no play on the board to challenge")
+        index, _, _ = self._placements[-1]
+        challenged = self.events[index].player
+        if challenger == challenged:
+            raise GameStateError(f"player {challenger} cannot challenge their own play")
+        rule = self.rules.challenge_rule
+        if rule is ChallengeRule.VOID:
+            raise GameStateError("this game is played without challenges (void rule)")
+        if not acceptable:
+            return [self.play(Withdraw(), player=challenged)]
+        if rule is ChallengeRule.DOUBLE:
+            if self.to_move != challenger:
+                return []  # the challenger's turn has passed already; nothing left to lose
+            return [self.play(Pass(), player=challenger, note="lost challenge")]
+        if rule.bonus:
+            return [self.play(ChallengeBonus(rule.bonus), player=challenged)]
+        return []
+
+    def finish(self, racks: Mapping[int, str] | None = None) -> list[GameEvent]:
+        """End the game with rack points. ``racks`` gives what is left on each player's rack;
+        where it is missing, the rack must be settled by the unseen pool (two players, bag empty)."""
+        racks = dict(racks or {})
+        for player in range(len(self.players)):
+            if player not in racks:
+                if self.rack_counts[player] == 0:
+                    racks[player] = ""
+                elif (known := self.known_rack(player)) is not None:
+                    racks[player] = known
+                else:
+                    raise GameStateError(f"the rack of {self.players[player]!r} is not known; enter it to finish")
+        added: list[GameEvent] = []
+        out = self.went_out
+        accounting = self.rules.rack_accounting
+        if out is not None and accounting is RackAccounting.TWICE_OPPONENT:
+            others = "".join(r for p, r in sorted(racks.items()) if p != out)
+            added.append(self.play(RackPoints(others), player=out))
+        else:
+            for player, rack in sorted(racks.items()):
+                if player != out and rack:
+                    added.append(self.play(RackPoints(rack), player=player))
+            if out is not None and accounting is RackAccounting.OWN_AND_SUM:
+                others = "".join(r for p, r in sorted(racks.items()) if p != out)
+                added.append(self.play(RackPoints(others), player=out))
+        self.finished = True
+        return added
 
     def undo(self) -> GameEvent:
         """Remove the last event and return it."""

@@ -206,3 +206,55 @@ def test_kind_of_placed_tiles_round_trips_through_repr():
     assert eval(repr(move), {"Placement": Placement, "PlacedTile": PlacedTile, "Square": Square,
                              "Direction": Direction, "TileKind": TileKind}) == move
     assert board.is_empty()
+
+
+# -- the game log: challenges and the end --------------------------------------------------------------
+
+def _game(rule, lang="en"):
+    from engine.game import Game
+    from engine.rules import ChallengeRule
+
+    rules = Rules.scrabble(lang, challenge_rule=ChallengeRule(rule))
+    game = Game(rules, ["Ann", "Bob"])
+    game.play(Placement.from_notation("8D WHEAT", game.board))
+    return game
+
+
+@pytest.mark.parametrize(("rule", "scores", "to_move"), [
+    ("double", [30, 0], 0),  # Bob loses his turn: Ann is to move again
+    ("five-point", [35, 0], 1),
+    ("ten-point", [40, 0], 1),
+    ("single", [30, 0], 1),
+])
+def test_a_failed_challenge_follows_the_rule(rule, scores, to_move):
+    game = _game(rule)
+    game.resolve_challenge(acceptable=True, challenger=1)
+    assert game.scores == scores and game.to_move == to_move
+
+
+def test_a_phony_comes_off_the_board_and_its_score_is_taken_back():
+    game = _game("double")
+    (event,) = game.resolve_challenge(acceptable=False, challenger=1)
+    assert event.score == -30 and game.scores == [0, 0] and game.board.is_empty() and game.to_move == 1
+
+
+def test_going_out_settles_the_opponents_rack_from_the_unseen_pool():
+    """Every woogles game that ends with a player going out: drop the record's rack line, let the engine
+    finish the game from the unseen pool alone, and compare with what the record says."""
+    from conftest import shared_path
+    from engine.gcg import LineKind, parse_gcg, replay
+
+    checked = 0
+    for path in sorted(shared_path("gcg", "woogles").glob("*.gcg")):
+        record = parse_gcg(path.read_bytes(), str(path))
+        last = record.lines[-1]
+        if last.kind is not LineKind.RACK or last.score <= 0:
+            continue
+        record.lines = record.lines[:-1]
+        game = replay(record).game
+        assert game.went_out is not None, path.name
+        (event,) = game.finish()
+        assert sorted(event.move.rack) == sorted(last.tiles), path.name
+        assert event.score == last.score, path.name
+        checked += 1
+    assert checked >= 30
