@@ -1,0 +1,293 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The device's one TOML file, validated once into frozen values.
+
+Where it is: ``--config`` > ``$ORDVAKT_CONFIG`` > :func:`device.paths.config_file`; a missing file
+means defaults, which run without any hardware (replay camera, touch and keyboard for buttons)::
+
+    [game]                      # defaults for the new-game screen
+    game = "scrabble"           # scrabble | alfapet | ordskifte | keywords
+    language = "en"
+    players = ["Ann", "Bob"]    # 2 to 4 names (1 to 4 for Scrabble/Alfapet solo practice)
+    rack_size = 7               # Scrabble 7 or 9; Alfapet 6, 7 or 8
+    clock = "chess"             # none | chess | turn | round
+    minutes = 25                # chess clock budget per player
+    challenge_rule = "double"   # void | single | double | five-point | ten-point | triple
+    layout = "scrabble-15"      # board layout (default per game)
+    board_profile = "scrabscrap"  # vision profile of the physical board
+    lexicon = ""                # word list name; "" = the language's default list
+
+    [ui]
+    width = 800
+    height = 480                # 720 x 1280 for a portrait screen
+    language = "en"             # en | sv | fi | nb
+    auto_accept_s = 3.0         # a confident reading is accepted after this delay; 0 = always wait
+    pointer = "finger"          # finger (touchscreen) | mouse: only one kind of event is used
+    fullscreen = true
+
+    [camera]
+    min_confidence = 0.8        # below this a read tile counts as unsure
+    still_timeout_s = 1.0
+
+    [storage]
+    data_dir = ""               # "" = device.paths.data_dir()
+
+    [hardware]                  # see hardware/config.py
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from device.errors import ConfigError
+from device.paths import config_file
+
+GAMES = ("scrabble", "alfapet", "ordskifte", "keywords")
+CLOCKS = ("none", "chess", "turn", "round")
+CHALLENGE_RULES = ("void", "single", "double", "five-point", "ten-point", "triple")
+UI_LANGUAGES = ("en", "sv", "fi", "nb")
+POINTERS = ("finger", "mouse")
+RACK_SIZES = {"scrabble": (7, 9), "alfapet": (6, 7, 8)}
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """What the new-game screen sets; stored with each game so a resumed game uses the same rules."""
+
+    game: str = "scrabble"
+    language: str = "en"
+    players: tuple[str, ...] = ("Player 1", "Player 2")
+    rack_size: int = 7
+    clock: str = "chess"
+    minutes: float = 25.0
+    challenge_rule: str = "double"
+    layout: str = ""
+    tileset: str = ""
+    board_profile: str = ""
+    lexicon: str = ""
+    #: Positions in records use lettered rows (the ScrabScrap photo games).
+    lettered_rows: bool = False
+
+    def rules(self):
+        """The engine :class:`~engine.rules.Rules` for Scrabble and Alfapet games."""
+        from engine.rules import ChallengeRule, Rules
+
+        options: dict[str, Any] = {"challenge_rule": ChallengeRule(self.challenge_rule)}
+        if self.layout:
+            options["layout"] = self.layout
+        if self.tileset:
+            options["tileset"] = self.tileset
+        if len(self.players) > 2 and self.game == "scrabble":
+            from engine.rules import RackAccounting
+
+            options["rack_accounting"] = RackAccounting.OWN_AND_SUM
+        if self.game == "scrabble":
+            return Rules.scrabble(self.language, rack_size=self.rack_size, **options)
+        if self.game == "alfapet":
+            return Rules.alfapet(self.language, rack_size=self.rack_size, **options)
+        raise ConfigError(f"game {self.game!r} has no board rules; it is played on its own screen")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["players"] = list(self.players)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "<settings>") -> GameSettings:
+        return _parse_game(dict(data), source, "game")
+
+
+@dataclass(frozen=True)
+class UiSettings:
+    width: int = 800
+    height: int = 480
+    language: str = "en"
+    auto_accept_s: float = 3.0
+    pointer: str = "finger"
+    fullscreen: bool = True
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (self.width, self.height)
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    min_confidence: float = 0.8
+    still_timeout_s: float = 1.0
+
+
+@dataclass(frozen=True)
+class Config:
+    game: GameSettings = field(default_factory=GameSettings)
+    ui: UiSettings = field(default_factory=UiSettings)
+    camera: CameraSettings = field(default_factory=CameraSettings)
+    data_dir: str = ""
+    #: The raw ``[hardware]`` table, validated by :meth:`hardware_config` (hardware owns its rules).
+    hardware: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "<defaults>"
+
+    def hardware_config(self):
+        """``[hardware]`` as a :class:`hardware.config.HardwareConfig` (raises ConfigurationError)."""
+        from hardware.config import HardwareConfig
+
+        return HardwareConfig.from_mapping(self.hardware, self.source)
+
+    def resolved_data_dir(self) -> Path:
+        from device.paths import data_dir
+
+        return Path(self.data_dir) if self.data_dir else data_dir()
+
+
+def config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """``explicit`` (``--config``), else ``$ORDVAKT_CONFIG``, else the platform config file."""
+    return Path(explicit) if explicit else config_file()
+
+
+def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
+    """Read and validate the configuration; a missing default file means defaults.
+
+    A file named explicitly (``--config``) must exist.
+    """
+    path = config_path(explicit)
+    if not path.exists():
+        if explicit or os.environ.get("ORDVAKT_CONFIG"):
+            raise ConfigError(f"{str(path)!r}: no such configuration file; create it or leave out --config")
+        return Config()
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{str(path)!r}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{str(path)!r}: cannot read: {exc.strerror}") from None
+    return parse_config(text, str(path))
+
+
+def parse_config(text: str, source: str = "config.toml") -> Config:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    _check_keys(raw, source, "", ("game", "ui", "camera", "storage", "hardware"))
+    game = _parse_game(_table(raw, "game", source), source, "game")
+    ui = _parse_ui(_table(raw, "ui", source), source)
+    camera = _parse_camera(_table(raw, "camera", source), source)
+    storage = _table(raw, "storage", source)
+    _check_keys(storage, source, "storage", ("data_dir",))
+    data_dir = _text(storage, "data_dir", "", source, "storage")
+    hardware = _table(raw, "hardware", source)
+    config = Config(game, ui, camera, data_dir, hardware, source)
+    config.hardware_config()  # validate now, so a bad pin is reported at start-up
+    return config
+
+
+# -- validation helpers ---------------------------------------------------------------------------
+
+def _fail(source: str, setting: str, value: Any, problem: str) -> ConfigError:
+    return ConfigError(f"{source}: {setting} = {value!r}: {problem}")
+
+
+def _table(raw: Mapping[str, Any], name: str, source: str) -> dict[str, Any]:
+    value = raw.get(name, {})
+    if not isinstance(value, dict):
+        raise _fail(source, name, value, f"must be a table ([{name}])")
+    return value
+
+
+def _check_keys(table: Mapping[str, Any], source: str, section: str, allowed: tuple[str, ...]) -> None:
+    for key in table:
+        if key not in allowed:
+            name = f"{section}.{key}" if section else key
+            raise _fail(source, name, table[key], f"unknown setting; expected one of {', '.join(allowed)}")
+
+
+def _choice(table: Mapping[str, Any], key: str, default: str, allowed: tuple[str, ...], source: str,
+            section: str) -> str:
+    value = table.get(key, default)
+    if value not in allowed:
+        raise _fail(source, f"{section}.{key}", value, f"expected one of {', '.join(allowed)}")
+    return value
+
+
+def _text(table: Mapping[str, Any], key: str, default: str, source: str, section: str) -> str:
+    value = table.get(key, default)
+    if not isinstance(value, str):
+        raise _fail(source, f"{section}.{key}", value, "must be text in quotes")
+    return value
+
+
+def _number(table: Mapping[str, Any], key: str, default: float, source: str, section: str, *,
+            low: float = 0.0, high: float | None = None, integer: bool = False) -> Any:
+    value = table.get(key, default)
+    kinds = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        raise _fail(source, f"{section}.{key}", value, "must be a whole number" if integer else "must be a number")
+    if value < low or (high is not None and value > high):
+        limit = f"between {low:g} and {high:g}" if high is not None else f">= {low:g}"
+        raise _fail(source, f"{section}.{key}", value, f"must be {limit}")
+    return value
+
+
+def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSettings:
+    allowed = tuple(f.name for f in fields(GameSettings))
+    _check_keys(table, source, section, allowed)
+    game = _choice(table, "game", "scrabble", GAMES, source, section)
+    language = _text(table, "language", "en", source, section).lower()
+    from engine.rules import LANGUAGE_TILESETS
+
+    if language not in LANGUAGE_TILESETS:
+        raise _fail(source, f"{section}.language", language,
+                    f"no tile set for this language; expected one of {', '.join(sorted(LANGUAGE_TILESETS))}")
+    players = table.get("players", ["Player 1", "Player 2"])
+    if not isinstance(players, list | tuple) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise _fail(source, f"{section}.players", players, "must be a list of names, e.g. [\"Ann\", \"Bob\"]")
+    low = 1 if game in ("scrabble", "alfapet") else 2
+    high = 2 if game == "keywords" else 4
+    if not low <= len(players) <= high:
+        raise _fail(source, f"{section}.players", players, f"{game} is played by {low} to {high} players")
+    default_rack = {"alfapet": 7}.get(game, 7)
+    rack_size = _number(table, "rack_size", default_rack, source, section, low=1, high=9, integer=True)
+    if game in RACK_SIZES and rack_size not in RACK_SIZES[game]:
+        sizes = " or ".join(map(str, RACK_SIZES[game]))
+        raise _fail(source, f"{section}.rack_size", rack_size, f"{game} is played with {sizes} tiles")
+    clock_default = {"ordskifte": "turn", "keywords": "round"}.get(game, "chess")
+    clock = _choice(table, "clock", clock_default, CLOCKS, source, section)
+    minutes = float(_number(table, "minutes", 25.0, source, section, low=0.1, high=600))
+    challenge = _choice(table, "challenge_rule", "double", CHALLENGE_RULES, source, section)
+    lettered = table.get("lettered_rows", False)
+    if not isinstance(lettered, bool):
+        raise _fail(source, f"{section}.lettered_rows", lettered, "must be true or false")
+    return GameSettings(
+        game=game, language=language, players=tuple(p.strip() for p in players), rack_size=rack_size,
+        clock=clock, minutes=minutes, challenge_rule=challenge,
+        layout=_text(table, "layout", "", source, section), tileset=_text(table, "tileset", "", source, section),
+        board_profile=_text(table, "board_profile", "", source, section),
+        lexicon=_text(table, "lexicon", "", source, section), lettered_rows=lettered,
+    )
+
+
+def _parse_ui(table: dict[str, Any], source: str) -> UiSettings:
+    _check_keys(table, source, "ui", tuple(f.name for f in fields(UiSettings)))
+    fullscreen = table.get("fullscreen", True)
+    if not isinstance(fullscreen, bool):
+        raise _fail(source, "ui.fullscreen", fullscreen, "must be true or false")
+    return UiSettings(
+        width=_number(table, "width", 800, source, "ui", low=320, high=8192, integer=True),
+        height=_number(table, "height", 480, source, "ui", low=240, high=8192, integer=True),
+        language=_choice(table, "language", "en", UI_LANGUAGES, source, "ui"),
+        auto_accept_s=float(_number(table, "auto_accept_s", 3.0, source, "ui", low=0, high=60)),
+        pointer=_choice(table, "pointer", "finger", POINTERS, source, "ui"),
+        fullscreen=fullscreen,
+    )
+
+
+def _parse_camera(table: dict[str, Any], source: str) -> CameraSettings:
+    _check_keys(table, source, "camera", tuple(f.name for f in fields(CameraSettings)))
+    return CameraSettings(
+        min_confidence=float(_number(table, "min_confidence", 0.8, source, "camera", low=0, high=1)),
+        still_timeout_s=float(_number(table, "still_timeout_s", 1.0, source, "camera", low=0, high=30)),
+    )
