@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Iterable, Iterator
 from importlib import resources
@@ -17,8 +18,9 @@ def builtin_dir(kind: str) -> Path:
 
 
 def find_data_file(kind: str, name: str, extra_dirs: Iterable[Path] = ()) -> Path:
-    """``<dir>/<name>.toml`` from the first of ``extra_dirs`` that has it, else the built-in one."""
-    dirs = [Path(d) for d in extra_dirs] + [builtin_dir(kind)]
+    """``<root>/<kind>/<name>.toml`` from the first user data root in ``extra_dirs`` that has it,
+    else the built-in one (``engine/data/<kind>/<name>.toml``)."""
+    dirs = [Path(d) / kind for d in extra_dirs] + [builtin_dir(kind)]
     for directory in dirs:
         candidate = directory / f"{name}.toml"
         if candidate.is_file():
@@ -29,7 +31,7 @@ def find_data_file(kind: str, name: str, extra_dirs: Iterable[Path] = ()) -> Pat
 
 def available_names(kind: str, extra_dirs: Iterable[Path] = ()) -> Iterator[str]:
     seen = set()
-    for directory in [Path(d) for d in extra_dirs] + [builtin_dir(kind)]:
+    for directory in [Path(d) / kind for d in extra_dirs] + [builtin_dir(kind)]:
         if directory.is_dir():
             for path in sorted(directory.glob("*.toml")):
                 if path.stem not in seen:
@@ -38,8 +40,20 @@ def available_names(kind: str, extra_dirs: Iterable[Path] = ()) -> Iterator[str]
 
 
 def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML data file; parsed files are cached until they change on disk."""
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError as exc:
+        raise DataFileError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    return _read_toml_cached(path, stamp)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_toml_cached(path: Path, stamp: int) -> dict[str, Any]:
     try:
         with open(path, "rb") as handle:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
         raise DataFileError(f"{str(path)!r} is not valid TOML: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise DataFileError(f"{str(path)!r} is not UTF-8 text: {exc.reason}") from exc

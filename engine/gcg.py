@@ -20,6 +20,7 @@ import enum
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine.errors import DataFileError, EngineError, GcgError, InvalidNotation
 from engine.game import Game, GameEvent
@@ -242,12 +243,12 @@ def _parse_event_line(line: str, lineno: int, source: str) -> GcgLine:
 
 # -- choosing the rules a record was played under ------------------------------------------------------
 
-def guess_tileset(record: GcgRecord) -> str:
+def guess_tileset(record: GcgRecord, extra_dirs: Iterable[Path] = ()) -> str:
     """Name of the tile set a record uses: declared, from its lexicon, or from the letters it uses."""
     for pragma in ("tile-set", "tile-distribution"):
         value = record.pragma(pragma)
         if value:
-            if value in available_tilesets():
+            if value in available_tilesets(extra_dirs):
                 return value
             lang = DISTRIBUTION_LANGUAGES.get(value.lower())
             if lang:
@@ -267,28 +268,34 @@ def guess_tileset(record: GcgRecord) -> str:
     preference = ["scrabble-en", "scrabble-de", "scrabble-fr", "scrabble-sv", "scrabble-no", "scrabble-fi",
                   "scrabble-et", "scrabble-pl"]
     for name in preference:
-        if letters <= set(load_tileset(name).alphabet):
+        if letters <= set(load_tileset(name, extra_dirs).alphabet):
             return name
     raise GcgError(f"no known tile set has all the letters {''.join(sorted(letters))!r}; pass --tiles",
                    record.source)
 
 
-def rules_for(record: GcgRecord, *, tiles: str | None = None, layout: str | None = None) -> Rules:
-    """The rules to replay ``record`` with; ``tiles`` (a language or tile-set name) and ``layout`` override."""
-    name = tiles or guess_tileset(record)
+def rules_for(record: GcgRecord, *, tiles: str | None = None, layout: str | None = None,
+              extra_dirs: Iterable[Path] = ()) -> Rules:
+    """The rules to replay ``record`` with; ``tiles`` (a language or tile-set name) and ``layout`` override.
+    ``extra_dirs`` are searched for tile sets and layouts before the built-in ones."""
+    extra_dirs = list(extra_dirs)
+    name = tiles or guess_tileset(record, extra_dirs)
     if "-" not in name:
         name = f"scrabble-{ {'nb': 'no'}.get(name.lower(), name.lower()) }"
     try:
-        tileset = load_tileset(name)
+        tileset = load_tileset(name, extra_dirs)
     except DataFileError as exc:
         raise GcgError(str(exc), record.source) from None
     longest_rack = max((len(line.rack) for line in record.lines if line.rack), default=7)
     rack_size = 9 if longest_rack > 7 else 7
     accounting = RackAccounting.TWICE_OPPONENT if len(record.players) == 2 else RackAccounting.OWN_AND_SUM
-    if tileset.game == "alfapet":
-        return Rules.alfapet(tileset.language, tileset=name, layout=layout or "alfapet-17")
-    return Rules.scrabble(tileset.language, tileset=name, layout=layout or "scrabble-15", rack_size=rack_size,
-                          rack_accounting=accounting)
+    try:
+        if tileset.game == "alfapet":
+            return Rules.alfapet(tileset.language, tileset=name, layout=layout or "alfapet-17", extra_dirs=extra_dirs)
+        return Rules.scrabble(tileset.language, tileset=name, layout=layout or "scrabble-15", rack_size=rack_size,
+                              rack_accounting=accounting, extra_dirs=extra_dirs)
+    except DataFileError as exc:
+        raise GcgError(str(exc), record.source) from None
 
 
 # -- replay -------------------------------------------------------------------------------------------
@@ -344,9 +351,9 @@ def to_move(line: GcgLine, game: Game, lettered_rows: bool, source: str) -> Move
 
 
 def replay(record: GcgRecord, *, tiles: str | None = None, layout: str | None = None,
-           lettered_rows: bool | None = None, rules: Rules | None = None) -> Replay:
+           lettered_rows: bool | None = None, rules: Rules | None = None, extra_dirs: Iterable[Path] = ()) -> Replay:
     """Replay every line, checking each score and running total against the record."""
-    rules = rules or rules_for(record, tiles=tiles, layout=layout)
+    rules = rules or rules_for(record, tiles=tiles, layout=layout, extra_dirs=extra_dirs)
     lettered = record.lettered_rows if lettered_rows is None else lettered_rows
     nicks = {p.nick: i for i, p in enumerate(record.players)}
     game = Game(rules, [p.name or p.nick for p in record.players])

@@ -258,3 +258,19 @@ def test_going_out_settles_the_opponents_rack_from_the_unseen_pool():
         assert event.score == last.score, path.name
         checked += 1
     assert checked >= 30
+
+
+def test_a_user_layout_file_replaces_the_built_in_one_without_code(tmp_path):
+    from engine.errors import DataFileError
+
+    (tmp_path / "layouts").mkdir()
+    rows = [". " * 17] * 8 + [". " * 8 + "* " + ". " * 8] + [". " * 17] * 8
+    (tmp_path / "layouts" / "alfapet-17.toml").write_text(
+        'name = "alfapet-17"\ngrid = """\n' + "\n".join(rows) + '\n"""\n', encoding="utf-8")
+    rules = Rules.alfapet("sv", extra_dirs=[tmp_path])
+    assert {p for row in rules.layout.grid for p in row} == {Premium.NONE}
+    (tmp_path / "layouts" / "broken.toml").write_text('name = "broken"\ngrid = """\nW2 X9\nW2 .\n"""\n')
+    with pytest.raises(DataFileError, match=r"unknown square code 'X9' at row 1, column 2"):
+        Rules.scrabble("en", layout="broken", extra_dirs=[tmp_path])
+    with pytest.raises(DataFileError, match=r"no layout named 'nope'; known: .*alfapet-17"):
+        Rules.scrabble("en", layout="nope", extra_dirs=[tmp_path])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from device.paths import data_dir
 from engine.errors import EngineError, GcgError
 from engine.gcg import GcgRecord, Replay, parse_gcg, replay
 
@@ -42,10 +43,15 @@ def load_record(path: Path) -> GcgRecord:
     return parse_gcg(data, str(path))
 
 
+def user_data_dirs() -> list[Path]:
+    """The data root whose ``tilesets/`` and ``layouts/`` folders are searched before the built-in ones."""
+    return [data_dir()]
+
+
 def replay_file(path: Path, args: argparse.Namespace) -> Replay:
     record = load_record(path)
     return replay(record, tiles=args.tiles, layout=args.layout,
-                  lettered_rows=True if args.lettered_rows else None)
+                  lettered_rows=True if args.lettered_rows else None, extra_dirs=user_data_dirs())
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -81,7 +87,8 @@ def run_show(args: argparse.Namespace) -> int:
             raise GcgError(f"--after {args.after} is out of range: the record has {len(record.lines)} event lines",
                            str(args.file))
         record.lines = record.lines[: args.after]
-    result = replay(record, tiles=args.tiles, layout=args.layout, lettered_rows=True if args.lettered_rows else None)
+    result = replay(record, tiles=args.tiles, layout=args.layout, lettered_rows=True if args.lettered_rows else None,
+                    extra_dirs=user_data_dirs())
     game = result.game
     print(game.board)
     for name, score in zip(game.players, game.scores, strict=True):
