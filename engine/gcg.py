@@ -261,7 +261,7 @@ def guess_tileset(record: GcgRecord, extra_dirs: Iterable[Path] = ()) -> str:
     for prefix, lang in LEXICON_LANGUAGES:
         if lexicon.startswith(prefix):
             return f"scrabble-{lang}"
-    letters = set()
+    letters: set[str] = set()
     for line in record.lines:
         for text in (line.rack or "", line.word, line.tiles):
             letters.update(ch.upper() for ch in text if ch.isalpha())

@@ -88,8 +88,8 @@ def validate(board: Board, placement: Placement, rules: Rules, *, rack: str | No
         if n > 1:
             add(ProblemCode.DUPLICATE_SQUARE, f"two tiles on {s.name}")
     for t in tiles:
-        if board[t.square] is not None:
-            add(ProblemCode.SQUARE_OCCUPIED, f"{t.square.name} is already covered by {board[t.square].symbol!r}")
+        if (existing := board[t.square]) is not None:
+            add(ProblemCode.SQUARE_OCCUPIED, f"{t.square.name} is already covered by {existing.symbol!r}")
 
     # Letters and counts.
     tileset = rules.tileset
