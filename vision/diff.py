@@ -24,6 +24,8 @@ from engine.squares import Square
 from engine.validation import ProblemCode, validate
 from vision.reader import BoardReading, ReadingStatus, TileReading
 
+_LETTER_PROBLEMS = ProblemCode.TOO_MANY_COPIES | ProblemCode.UNKNOWN_LETTER | ProblemCode.NOT_ON_RACK
+
 #: Below this margin over the runner-up a letter goes to the player with its candidates.
 CONFIDENT_MARGIN = 0.02
 
@@ -109,9 +111,15 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
     problems = DiffProblem.NONE
     messages: list[str] = []
     base = board
+    last_squares = {t.square for t in last_placement.letter_tiles} if last_placement is not None else set()
+    if removed and set(removed) < last_squares:
+        # Part of the last placement vanished and the rest still holds tiles: the phony was taken back and
+        # the next player reused some of its squares. Those squares hold new tiles now.
+        removed = tuple(sorted(last_squares))
+        new_squares = sorted((seen - had) | (seen & last_squares))
     if removed:
         problems |= DiffProblem.TILES_REMOVED
-        if last_placement is None or set(removed) != {t.square for t in last_placement.letter_tiles}:
+        if last_placement is None or set(removed) != last_squares:
             problems |= DiffProblem.NOT_A_WITHDRAWAL
             messages.append(f"tiles removed from {', '.join(s.name for s in removed)} that are not the last move")
         base = board.copy()
@@ -157,10 +165,15 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
         codes |= p.code
         messages.append(p.message)
     score, words = None, ()
-    if codes == ProblemCode.NONE:
+    if codes & ProblemCode.TOO_MANY_COPIES:
+        problems |= DiffProblem.TOO_MANY_COPIES
+    if codes & ~_LETTER_PROBLEMS == ProblemCode.NONE:
+        # The squares make a legal move; a letter the player must correct does not change where it lies.
         scored = score_placement(base, placement, rules)
         score, words = scored.score, scored.word_texts
         kind = ProposalKind.REMOVED if removed else ProposalKind.PLACEMENT
+        if codes != ProblemCode.NONE:
+            problems |= DiffProblem.ILLEGAL_PLACEMENT
     else:
         problems |= DiffProblem.ILLEGAL_PLACEMENT
         kind = ProposalKind.CONFLICT

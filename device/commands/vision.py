@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""``ordvakt read``, ``ordvakt replay`` and ``ordvakt calibrate``: the camera reader from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+
+def register(sub) -> None:
+    p = sub.add_parser("read", help="read the board on one photo")
+    p.add_argument("image", type=Path)
+    p.add_argument("--profile", default="scrabscrap", help="built-in profile name or profile .toml path")
+    p.add_argument("--tiles", default="de", help="tile-set language (scrabble-LANG) or tile-set name")
+    p.add_argument("--debug-image", type=Path, help="write the warped board with grid and readings here")
+    p.set_defaults(func=run_read)
+
+    p = sub.add_parser("replay", help="reconstruct a game from a folder of per-turn photos")
+    p.add_argument("folder", type=Path)
+    p.add_argument("--tiles", default="de", help="tile-set language (scrabble-LANG) or tile-set name")
+    p.add_argument("--profile", default="scrabscrap")
+    p.add_argument("--gcg", type=Path, help="compare every turn with this record")
+    p.add_argument("--out", type=Path, help="write the reconstructed game as GCG")
+    p.add_argument("--timing", action="store_true", help="print timing figures on stderr")
+    p.add_argument("--orientation", choices=("auto", "lettered-rows", "standard"), default="auto",
+                   help="how the --gcg record names positions (default: guess from the first photo)")
+    p.set_defaults(func=run_replay)
+
+    p = sub.add_parser("calibrate", help="make a board profile from a photo of the empty board")
+    p.add_argument("photo", type=Path)
+    p.add_argument("--grid", type=int, choices=(15, 17), default=15)
+    p.add_argument("--layout", help="engine layout name (default: scrabble-15 or alfapet-17 by grid)")
+    p.add_argument("--name", help="profile name (default: the output file's stem)")
+    p.add_argument("--out", type=Path, required=True, help="profile .toml to write; a .png of the fit goes beside it")
+    p.set_defaults(func=run_calibrate)
+
+
+def _rules(tiles: str):
+    from engine.rules import Rules
+
+    if tiles.startswith(("scrabble-", "alfapet-")):
+        game, lang = tiles.split("-", 1)
+        return Rules.alfapet(lang) if game == "alfapet" else Rules.scrabble(lang, tileset=tiles)
+    return Rules.scrabble(tiles)
+
+
+def run_read(args: argparse.Namespace) -> int:
+    from vision.debug import draw_reading
+    from vision.profile import load_profile
+    from vision.reader import BoardReader, load_frame
+
+    rules = _rules(args.tiles)
+    reader = BoardReader(load_profile(args.profile), rules.tileset)
+    frame = load_frame(args.image)
+    t0 = time.perf_counter()
+    reading = reader.read(frame)
+    ms = (time.perf_counter() - t0) * 1000
+    print(reading.to_text())
+    print(f"status: {reading.status.name or 'OK'}; {len(reading.occupied())} tiles; {ms:.1f} ms")
+    if args.debug_image:
+        import cv2
+
+        cv2.imwrite(str(args.debug_image), draw_reading(frame, reading))
+    return 0 if reading.geometry is not None else 1
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from engine.gcg import write_gcg
+    from vision.profile import load_profile
+    from vision.reader import BoardReader
+    from vision.replay import load_record, replay_photos
+
+    rules = _rules(args.tiles)
+    reader = BoardReader(load_profile(args.profile), rules.tileset)
+    record = load_record(args.gcg) if args.gcg else None
+    players = ("Player1", "Player2")
+    if record is not None and len(record.players) == 2:
+        players = tuple(p.nick for p in record.players)  # type: ignore[assignment]
+    orientation = {"auto": None, "lettered-rows": True, "standard": False}[args.orientation]
+    result = replay_photos(args.folder, reader, rules, players=players, record=record, orientation=orientation)
+    for turn in result.turns:
+        line = f"{turn.photo.name}: {turn.text}"
+        if turn.proposal.messages:
+            line += "  [" + "; ".join(turn.proposal.messages) + "]"
+        if turn.match is not None:
+            line += "  ok" if turn.match else f"  MISMATCH record: {turn.expected}"
+        print(line)
+    for err in result.record_errors:
+        print(f"record error: {err}")
+    if record is not None:
+        print(f"matched {result.matched}/{len(result.compared)} turns")
+    if args.out:
+        args.out.write_text(write_gcg(result.game, nicks=list(players)), encoding="utf-8")
+    print(f"final: {result.game.scores[0]} {result.game.scores[1]}")
+    if args.timing:
+        median, p90 = result.timing()
+        print(f"timing: median {median:.1f} ms/move, p90 {p90:.1f} ms/move, full frame median "
+              f"{_full_frame_median(reader, result):.1f} ms", file=sys.stderr)
+    return 0 if record is None or result.matched == len(result.compared) else 1
+
+
+def _full_frame_median(reader, result) -> float:
+    import statistics
+
+    from vision.reader import BoardReader, load_frame
+
+    fresh = BoardReader(reader.profile, reader.tileset, classifier=reader.classifier)
+    times = []
+    for turn in result.turns:
+        frame = load_frame(turn.photo)
+        fresh.locator.geometry = None
+        t0 = time.perf_counter()
+        fresh.read(frame)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times) if times else 0.0
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    import cv2
+
+    from engine.layout import load_layout
+    from engine.squares import Square
+    from vision.calibrate import calibrate
+    from vision.reader import load_frame
+
+    layout = load_layout(args.layout or ("alfapet-17" if args.grid == 17 else "scrabble-15"))
+    if layout.size != args.grid:
+        from vision.errors import ProfileError
+
+        raise ProfileError(f"layout {layout.name!r} is {layout.size}x{layout.size}, not {args.grid}; pick a matching one")
+    codes = [["*" if Square(r, c) == layout.centre else layout.premium(Square(r, c)).value for c in range(layout.size)]
+             for r in range(layout.size)]
+    name = args.name or args.out.stem
+    profile, geom, debug = calibrate(load_frame(args.photo), grid=args.grid, layout_name=layout.name, name=name,
+                                     premium_codes=codes)
+    profile.save(args.out)
+    png = args.out.with_suffix(".png")
+    cv2.imwrite(str(png), debug)
+    print(f"wrote {args.out} and {png}; grid line contrast {geom.line_score:.1f}")
+    return 0
