@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from engine.board import Board
 from engine.errors import GameStateError, IllegalMove
@@ -42,6 +43,12 @@ from engine.tiles import BLANK
 from engine.validation import Problem, validate
 
 TURN_MOVES = (Placement, Exchange, Pass)
+
+
+class PlayJudge(Protocol):
+    """What a challenge needs of :class:`engine.lexicon.Judge`."""
+
+    def judge_play(self, words: Iterable[str]) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -242,6 +249,19 @@ class Game:
             self.finished = True
         if rules.target_score is not None and any(s >= rules.target_score for s in self.scores):
             self.finished = True
+
+    def last_play(self) -> GameEvent | None:
+        """The placement still on the board that was played last (what a challenge is about)."""
+        return self.events[self._placements[-1][0]] if self._placements else None
+
+    def challenge(self, judge: PlayJudge, challenger: int) -> tuple[object, list[GameEvent]]:
+        """Judge every word the last play formed (main word and cross-words) in one call, as one
+        play, and apply the challenge rule. Returns the judge's verdict and the events added."""
+        play = self.last_play()
+        if play is None:
+            raise GameStateError("there is no play on the board to challenge")
+        verdict = judge.judge_play(play.words)
+        return verdict, self.resolve_challenge(bool(verdict.acceptable), challenger)
 
     def resolve_challenge(self, acceptable: bool, challenger: int) -> list[GameEvent]:
         """Apply the game's challenge rule to the last placement; returns the events added.

@@ -274,3 +274,28 @@ def test_a_user_layout_file_replaces_the_built_in_one_without_code(tmp_path):
         Rules.scrabble("en", layout="broken", extra_dirs=[tmp_path])
     with pytest.raises(DataFileError, match=r"no layout named 'nope'; known: .*alfapet-17"):
         Rules.scrabble("en", layout="nope", extra_dirs=[tmp_path])
+
+
+def test_a_challenge_judges_main_word_and_cross_words_as_one_play():
+    from engine.game import Game
+    from engine.lexicon import AcceptAll, Judge
+    from engine.rules import ChallengeRule
+
+    class Listed(AcceptAll):
+        def __init__(self, words):
+            super().__init__("en")
+            self.words = set(words)
+            self.name = "test-list"
+
+        def contains(self, word):
+            return word in self.words
+
+    game = Game(Rules.scrabble("en", challenge_rule=ChallengeRule.DOUBLE), ["Ann", "Bob"])
+    game.play(Placement.from_notation("8D WHEAT", game.board))
+    game.play(Placement.from_notation("9E OX", game.board))  # forms OX plus the cross-words HO and EX
+    assert set(game.last_play().words) == {"OX", "HO", "EX"}
+    lexicon = Listed({"WHEAT", "OX", "HO"})  # EX missing: the whole play fails
+    verdict, events = game.challenge(Judge([lexicon], "en"), challenger=0)
+    assert not verdict.acceptable
+    assert [type(e.move).__name__ for e in events] == ["Withdraw"]
+    assert game.scores[1] == 0 and game.last_play().words == ("WHEAT",)
