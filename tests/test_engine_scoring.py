@@ -299,3 +299,29 @@ def test_a_challenge_judges_main_word_and_cross_words_as_one_play():
     assert not verdict.acceptable
     assert [type(e.move).__name__ for e in events] == ["Withdraw"]
     assert game.scores[1] == 0 and game.last_play().words == ("WHEAT",)
+
+
+@pytest.mark.parametrize(("text", "size", "old"), [
+    ("8D WHEAT", 15, []),
+    ("H8 wHE.T", 15, [(Square(10, 7), "T")]),  # down column H through an old T on H11
+    ("#E4 TAK", 7, [(Square(3, 1), "O"), (Square(3, 2), "S"), (Square(3, 3), "T")]),
+    ("5A TAK^ES", 7, []),
+])
+def test_placements_parse_format_and_repr_round_trip(text, size, old):
+    from engine import moves
+
+    board = Board(size)
+    for square, letter in old:
+        board[square] = Cell(letter)
+    names = vars(moves) | {"Square": Square, "Direction": Direction, "TileKind": TileKind}
+    move = Placement.from_notation(text, board)
+    assert move.notation(board) == text
+    assert eval(repr(move), names) == move
+
+
+def test_other_moves_repr_round_trip():
+    from engine import moves
+
+    for move in (moves.Exchange("AEI"), moves.Exchange(count=3), moves.Pass(), moves.Withdraw(),
+                 moves.ChallengeBonus(5), moves.TimePenalty(-10), moves.RackPoints("OPEG"), moves.RackPoints("A", -1)):
+        assert eval(repr(move), vars(moves)) == move
