@@ -22,14 +22,11 @@ class TurnLeds:
         self._leds: list[Any] = []
         try:
             for index, pin in enumerate(config.leds):
-                self._leds.append(
-                    build(
-                        f"hardware.leds.player_{index + 1}",
-                        pin,
-                        lambda pin=pin: LED(pin, pin_factory=pin_factory),
-                        config.source,
-                    )
-                )
+
+                def make(pin: int = pin) -> Any:
+                    return LED(pin, pin_factory=pin_factory)
+
+                self._leds.append(build(f"hardware.leds.player_{index + 1}", pin, make, config.source))
         except BaseException:
             close_all(self._leds)
             raise
