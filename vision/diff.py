@@ -137,6 +137,14 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
 
         tiles.update(reader.read_tiles(colour.normalise(frame), reading.geometry, missing))
     new = [tiles[sq] for sq in new_squares]
+    blank_like = [t.square for t in new if t.guess is None]
+    blanks_left = rules.tileset.blanks - sum(1 for _, cell in base if cell.blank)
+    if len(blank_like) > max(blanks_left, 0) and len(blank_like) >= 2:
+        # More letterless "tiles" than blanks exist: a hand, an arm or a shadow, not tiles (wait for a clear frame).
+        names = ", ".join(sq.name for sq in blank_like[:6])
+        return Proposal(ProposalKind.COVERED, problems | DiffProblem.COVERED,
+                        messages=(f"{len(blank_like)} cells without a letter at {names}, only {blanks_left} blanks "
+                                  "are left; something covers the board",), new_tiles=tuple(new), removed=removed)
     letters, overflow = _choose_letters(new, base, rules)
     if overflow:
         problems |= DiffProblem.TOO_MANY_COPIES

@@ -14,6 +14,7 @@ measured after :func:`vision.colour.normalise` (BGR, 0-255). Built-ins live in `
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -54,8 +55,8 @@ class BoardProfile:
 
         lines = [
             "# Ordvakt board profile. Colours are BGR 0-255 measured after white balancing the frame.",
-            f"name = {self.name!r}".replace("'", '"'),
-            f"description = {self.description!r}".replace("'", '"'),
+            f"name = {json.dumps(self.name, ensure_ascii=False)}",
+            f"description = {json.dumps(self.description, ensure_ascii=False)}",
             f"grid = {self.grid}",
             f'layout = "{self.layout}"',
             f"provisional = {'true' if self.provisional else 'false'}",

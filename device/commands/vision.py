@@ -129,7 +129,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if layout.size != args.grid:
         from vision.errors import ProfileError
 
-        raise ProfileError(f"layout {layout.name!r} is {layout.size}x{layout.size}, not {args.grid}; pick a matching one")
+        raise ProfileError(
+            f"layout {layout.name!r} is {layout.size}x{layout.size}, not {args.grid}; pick a matching one"
+        )
     codes = [["*" if Square(r, c) == layout.centre else layout.premium(Square(r, c)).value for c in range(layout.size)]
              for r in range(layout.size)]
     name = args.name or args.out.stem

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Vision speed and accuracy over ../shared/data/photos/scrabscrap/game01-04.
+
+Prints the median time per move (diff + reading the changed cells, the located board cached as on the
+device), per full frame from scratch (locate + occupancy + read every tile), the tesseract reader's time
+and accuracy per tile in the same run, and per-game match counts. Targets: <= 20 ms/move, <= 40 ms/frame.
+Usage: .venv/bin/python bench/vision.py [--tesseract-tiles N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.moves import Placement  # noqa: E402
+from engine.rules import Rules  # noqa: E402
+from vision.profile import load_profile  # noqa: E402
+from vision.reader import BoardReader, load_frame  # noqa: E402
+from vision.replay import load_record, replay_photos  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "photos" / "scrabscrap"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tesseract-tiles", type=int, default=60, help="tiles read by tesseract (0: skip)")
+    args = ap.parse_args()
+    if not DATA.is_dir():
+        print(f"missing {DATA}: the shared photos are needed", file=sys.stderr)
+        return 2
+    rules = Rules.scrabble("de")
+    move_ms, frame_ms, tess = [], [], []
+    for game in sorted(p for p in DATA.iterdir() if p.is_dir()):
+        record = load_record(next(game.glob("*.gcg")))
+        reader = BoardReader(load_profile("scrabscrap"), rules.tileset)
+        result = replay_photos(game, reader, rules, record=record)
+        move_ms += [t.seconds * 1000 for t in result.turns]
+        print(f"{game.name}: matched {result.matched}/{len(result.compared)} turns; "
+              f"record errors: {len(result.record_errors)}")
+        fresh = BoardReader(reader.profile, rules.tileset, classifier=reader.classifier)
+        for turn in result.turns:
+            frame = load_frame(turn.photo)
+            fresh.locator.geometry = None
+            t0 = time.perf_counter()
+            fresh.read(frame)
+            frame_ms.append((time.perf_counter() - t0) * 1000)
+        if args.tesseract_tiles and len(tess) < args.tesseract_tiles:
+            from vision.tesseract_reader import TesseractReader
+
+            tr = TesseractReader(rules.tileset.alphabet)
+            for turn in result.turns:
+                p = turn.proposal
+                if p.placement is None or turn.match is not True:
+                    continue
+                truth = {t.square: t.letter for t in p.placement.letter_tiles if isinstance(p.placement, Placement)}
+                for tile in p.new_tiles:
+                    if tile.is_blank or len(tess) >= args.tesseract_tiles:
+                        continue
+                    t0 = time.perf_counter()
+                    guess = tr.classify(tile.glyph)
+                    tess.append(((time.perf_counter() - t0) * 1000, guess.letter == truth[tile.square]))
+    print(f"per move (diff + changed cells): median {statistics.median(move_ms):.1f} ms over {len(move_ms)} moves")
+    print(f"full frame from scratch:         median {statistics.median(frame_ms):.1f} ms over {len(frame_ms)} frames")
+    if tess:
+        acc = sum(ok for _, ok in tess) / len(tess)
+        print(f"tesseract per tile:              median {statistics.median(ms for ms, _ in tess):.1f} ms, "
+              f"{acc:.1%} right over {len(tess)} tiles")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
