@@ -1,0 +1,754 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The game flow of a board game (Scrabble, Alfapet) as an explicit state machine.
+
+States and events are enums; :data:`TRANSITIONS` maps ``(State, EventKind)`` to the handler that
+runs and returns the next state. Handlers change the flow's own game data and otherwise act only
+through the collaborators passed in (:class:`Collaborators`: store, clock, camera, reader, judge,
+buzzer, time source), so the table can be tested with fakes. Every event is committed to the store
+before the flow returns, so the screen never shows a move as done that a power cut would lose.
+
+::
+
+    NEW_GAME --START--> PLAYING
+    PLAYING --PLAYER_BUTTON--> (capture, read) --> CONFIRM | ASK_EXCHANGE_OR_PASS | MANUAL_ENTRY
+    CONFIRM --CONFIRM / auto-accept TICK--> PLAYING (or END_RACKS / END when the game ends)
+    CONFIRM --CORRECT_TILE / SET_BLANK--> CONFIRM;  CONFIRM --BACK--> PLAYING (same player)
+    ASK_EXCHANGE_OR_PASS --EXCHANGE / PASS--> PLAYING;  --MANUAL_ENTRY--> MANUAL_ENTRY
+    MANUAL_ENTRY --MANUAL_MOVE--> CONFIRM;  --BACK--> PLAYING
+    PLAYING --CHALLENGE--> CHALLENGE (clocks paused, verdict, rule applied) --OK--> PLAYING
+    PLAYING --UNDO--> PLAYING;  PLAYING --END_GAME--> END_RACKS --RACK x n--> END
+    END --UNDO--> PLAYING;  END --NEW_GAME--> NEW_GAME
+
+The chess clock is paused while a move is being confirmed (that time belongs to nobody) and
+switches to the next player when the move is stored.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from device.config import GameSettings
+from device.store import Store
+from device.ui import view as v
+from engine.errors import EngineError
+from engine.game import Game, GameEvent
+from engine.moves import (
+    ChallengeBonus,
+    Exchange,
+    Move,
+    Pass,
+    PlacedTile,
+    Placement,
+    RackPoints,
+    TimePenalty,
+    Withdraw,
+)
+from engine.rules import ChallengeRule, RackAccounting
+from engine.squares import Square
+
+
+class State(enum.Enum):
+    NEW_GAME = "new-game"
+    PLAYING = "playing"
+    CONFIRM = "confirm"
+    ASK_EXCHANGE_OR_PASS = "ask-exchange-or-pass"
+    MANUAL_ENTRY = "manual-entry"
+    CHALLENGE = "challenge"
+    END_RACKS = "end-racks"
+    END = "end"
+
+
+class EventKind(enum.Enum):
+    START = "start"
+    PLAYER_BUTTON = "player-button"
+    CONFIRM = "confirm"
+    CORRECT_TILE = "correct-tile"
+    SET_BLANK = "set-blank"
+    BACK = "back"
+    EXCHANGE = "exchange"
+    PASS = "pass"
+    MANUAL_ENTRY = "manual-entry"
+    MANUAL_MOVE = "manual-move"
+    CHALLENGE = "challenge"
+    OK = "ok"
+    UNDO = "undo"
+    END_GAME = "end-game"
+    RACK = "rack"
+    TICK = "tick"
+    CAMERA_LOST = "camera-lost"
+    NEW_GAME = "new-game"
+
+
+@dataclass(frozen=True)
+class FlowEvent:
+    kind: EventKind
+    player: int | None = None
+    square: Square | None = None
+    letter: str = ""
+    text: str = ""
+
+
+# -- collaborators -----------------------------------------------------------------------------------
+
+class Camera(Protocol):
+    def best_still(self, timeout_s: float = 1.0) -> Any: ...
+
+
+@dataclass(frozen=True)
+class ReadTile:
+    square: Square
+    letter: str
+    """``"?"`` for a blank whose letter the player must give."""
+    blank: bool = False
+    candidates: tuple[tuple[str, float], ...] = ()
+    """Top letters when the reading was unsure (best first); empty when sure."""
+
+
+class ReadKind(enum.Enum):
+    PLACEMENT = "placement"
+    UNCHANGED = "unchanged"
+    UNUSABLE = "unusable"
+    """Covered, no board, or a conflict the player has to sort out by hand."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the move reader made of a frame, in the flow's terms."""
+
+    kind: ReadKind
+    tiles: tuple[ReadTile, ...] = ()
+    messages: tuple[str, ...] = ()
+    confident: bool = False
+    removed: tuple[Square, ...] = ()
+    token: Any = None
+    """Reader-private data handed back to :meth:`MoveReader.learn` after confirmation."""
+
+
+class MoveReader(Protocol):
+    def read(self, frame: Any, game: Game) -> Reading: ...
+
+    def learn(self, reading: Reading, placement: Placement) -> None: ...
+
+
+class Judge(Protocol):
+    def judge_play(self, words: Any) -> Any: ...
+
+
+class Buzzer(Protocol):
+    def play(self, pattern: Any, *, wait: bool = False) -> None: ...
+
+
+@dataclass
+class Collaborators:
+    store: Store
+    clock: Any = None
+    """An engine.clocks.ChessClock, or None (no clock)."""
+    camera: Camera | None = None
+    reader: MoveReader | None = None
+    judge: Judge | None = None
+    buzzer: Buzzer | None = None
+    now: Callable[[], float] = time.monotonic
+    export_dir: Path | None = None
+    photo_saver: Callable[[int, Any], str | None] | None = None
+    """Saves the frame of event number ``seq``; returns its path for the JSON record."""
+
+
+# -- the pending move on the confirm screen ------------------------------------------------------------
+
+@dataclass
+class Pending:
+    player: int
+    tiles: dict[Square, ReadTile]
+    source: str  # "camera" | "manual"
+    created: float
+    confident: bool = False
+    reading: Reading | None = None
+    photo: str | None = None
+    problems: tuple[str, ...] = ()
+
+    def blanks_needed(self) -> tuple[Square, ...]:
+        return tuple(sq for sq, t in sorted(self.tiles.items()) if t.blank and t.letter == "?")
+
+    def placement(self, game: Game) -> Placement:
+        tiles = [PlacedTile(sq, t.letter.upper(), blank=t.blank) for sq, t in sorted(self.tiles.items())]
+        return Placement.from_tiles(tiles, game.board)
+
+
+@dataclass
+class FlowState:
+    """Everything the flow knows between events (the game itself is rebuilt from the store)."""
+
+    state: State = State.NEW_GAME
+    game_id: int | None = None
+    settings: GameSettings = field(default_factory=GameSettings)
+    game: Game | None = None
+    pending: Pending | None = None
+    verdict: v.Verdict | None = None
+    challenge_words: tuple[str, ...] = ()
+    racks_for: list[int] = field(default_factory=list)
+    camera_lost: bool = False
+    message: str = ""
+    notices: list[v.Notice] = field(default_factory=list)
+    exports: tuple[str, ...] = ()
+
+
+def _buzz(c: Collaborators, name: str) -> None:
+    if c.buzzer is None:
+        return
+    from hardware.buzzer import Pattern
+
+    c.buzzer.play(Pattern(name))
+
+
+class Flow:
+    """The state machine. ``handle(event)`` runs one transition and returns the new state."""
+
+    def __init__(self, collaborators: Collaborators, *, auto_accept_s: float = 3.0, language: str = "en") -> None:
+        self.c = collaborators
+        self.s = FlowState()
+        self.auto_accept_s = auto_accept_s
+        self.language = language
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self.s.state
+
+    @property
+    def game(self) -> Game:
+        assert self.s.game is not None, "no game in progress"
+        return self.s.game
+
+    def new_game(self, settings: GameSettings, *, meta: Mapping[str, Any] | None = None) -> int:
+        game_id = self.c.store.create_game(settings, meta=meta)
+        self.s = FlowState(state=State.PLAYING, game_id=game_id, settings=settings,
+                           game=Game(settings.rules(), list(settings.players)), notices=self.s.notices)
+        clock = self._new_clock(settings)
+        self.c.clock = clock
+        if clock is not None:
+            clock.start(self.c.now(), self.game.to_move)
+        self._save_clock()
+        return game_id
+
+    def resume(self, game_id: int) -> None:
+        """Continue a saved game exactly: board, scores, whose turn; the clock restored paused."""
+        saved = self.c.store.load(game_id)
+        if saved.game is None:
+            raise EngineError(f"game {game_id} ({saved.settings.game}) is not a board game")
+        self.s = FlowState(state=State.END if saved.finished else State.PLAYING, game_id=game_id,
+                           settings=saved.settings, game=saved.game, notices=self.s.notices)
+        if saved.clock:
+            from engine.clocks import clock_from_dict
+
+            self.c.clock = clock_from_dict(saved.clock)
+        else:
+            self.c.clock = None
+        if not saved.finished and self.game.finished:
+            self._finish()
+
+    def resume_clock(self) -> None:
+        """Restored clocks are paused; the players restart them (or the app does at once)."""
+        if self.c.clock is not None and self.c.clock.paused:
+            self.c.clock.resume(self.c.now())
+
+    @staticmethod
+    def _new_clock(settings: GameSettings):
+        if settings.clock != "chess" or len(settings.players) < 2:
+            return None
+        from engine.clocks import ChessClock
+
+        return ChessClock(settings.minutes, players=len(settings.players))
+
+    def handle(self, event: FlowEvent) -> State:
+        handler = TRANSITIONS.get((self.s.state, event.kind))
+        if handler is None:
+            if event.kind is EventKind.CAMERA_LOST:
+                self._camera_lost("camera lost")
+            return self.s.state
+        self.s.message = ""
+        self.s.state = handler(self, event)
+        return self.s.state
+
+    # -- store ----------------------------------------------------------------------------------------
+    def _clock_dict(self) -> dict[str, Any] | None:
+        return None if self.c.clock is None else self.c.clock.to_dict(self.c.now())
+
+    def _save_clock(self) -> None:
+        if self.s.game_id is not None:
+            self.c.store.save_clock(self.s.game_id, self._clock_dict())
+
+    def _record(self, move: Move, *, player: int | None = None, check: bool = True,
+                extra: Mapping[str, Any] | None = None) -> GameEvent:
+        """Play ``move`` and commit it (with the clock) before anything shows it as done."""
+        game = self.game
+        before = game.board.copy()
+        seq = len(game.events)
+        data = dict(extra or {})
+        if self.c.clock is not None:
+            data["clock_ms"] = list(self.c.clock.readings_ms(self.c.now()))
+        event = game.play(move, player=player, check=check, extra=data)
+        try:
+            assert self.s.game_id is not None
+            self.c.store.append_event(self.s.game_id, event, before, seq, clock=self._clock_dict(),
+                                      lettered_rows=self.s.settings.lettered_rows)
+        except BaseException:
+            game.undo()  # not stored: not played
+            raise
+        return event
+
+    # -- handlers ---------------------------------------------------------------------------------
+    def _start(self, event: FlowEvent) -> State:
+        self.new_game(self.s.settings)
+        return State.PLAYING
+
+    def _player_button(self, event: FlowEvent) -> State:
+        game = self.game
+        player = game.to_move if event.player is None else event.player
+        if player != game.to_move:
+            return State.PLAYING  # a waiting player's button does nothing, as on a chess clock
+        now = self.c.now()
+        if self.c.clock is not None:
+            self.c.clock.pause(now)
+        if self.c.camera is None or self.c.reader is None or self.s.camera_lost:
+            self.s.message = "no camera: enter the move by hand"
+            return State.MANUAL_ENTRY
+        try:
+            frame = self.c.camera.best_still(1.0)
+        except Exception as exc:  # any camera failure: keep playing by hand
+            self._camera_lost(str(exc))
+            return State.MANUAL_ENTRY
+        reading = self.c.reader.read(frame, game)
+        photo = self.c.photo_saver(len(game.events), frame) if self.c.photo_saver else None
+        if reading.kind is ReadKind.UNCHANGED:
+            self.s.pending = Pending(player, {}, "camera", now, reading=reading, photo=photo)
+            return State.ASK_EXCHANGE_OR_PASS
+        if reading.kind is ReadKind.UNUSABLE or not reading.tiles:
+            self.s.message = "; ".join(reading.messages) or "the camera could not read the board"
+            return State.MANUAL_ENTRY
+        tiles = {t.square: t for t in reading.tiles}
+        self.s.pending = Pending(player, tiles, "camera", now, reading.confident, reading, photo)
+        self._check_pending()
+        return State.CONFIRM
+
+    def _camera_lost(self, why: str) -> None:
+        self.s.camera_lost = True
+        if not any(n.key == "warn.camera_lost" for n in self.s.notices):
+            self.s.notices.append(v.Notice("warn.camera_lost", v.Severity.WARNING, why))
+
+    def _check_pending(self) -> None:
+        pending = self.s.pending
+        assert pending is not None
+        problems: list[str] = []
+        if pending.blanks_needed():
+            problems.append("enter the blank letters first")
+        else:
+            try:
+                placement = pending.placement(self.game)
+                problems.extend(p.message for p in self.game.validate(placement))
+            except EngineError as exc:
+                problems.append(str(exc))
+        pending.problems = tuple(problems)
+
+    def _correct_tile(self, event: FlowEvent) -> State:
+        pending = self.s.pending
+        assert pending is not None and event.square is not None
+        square = Square(*event.square)
+        if not event.letter:
+            pending.tiles.pop(square, None)
+        else:
+            old = pending.tiles.get(square)
+            blank = old.blank if old else False
+            pending.tiles[square] = ReadTile(square, event.letter.upper(), blank)
+        pending.confident = False  # a corrected move always waits for the player
+        self._check_pending()
+        return State.CONFIRM
+
+    def _set_blank(self, event: FlowEvent) -> State:
+        pending = self.s.pending
+        assert pending is not None and event.square is not None
+        square = Square(*event.square)
+        pending.tiles[square] = ReadTile(square, event.letter.upper() or "?", True)
+        pending.confident = False
+        self._check_pending()
+        return State.CONFIRM
+
+    def _confirm(self, event: FlowEvent) -> State:
+        pending = self.s.pending
+        assert pending is not None
+        self._check_pending()
+        if pending.problems:
+            self.s.message = "; ".join(pending.problems)
+            return State.CONFIRM
+        placement = pending.placement(self.game)
+        extra: dict[str, Any] = {"source": pending.source}
+        if pending.photo:
+            extra["photo"] = pending.photo
+        self._resume_clock()
+        self._record(placement, player=pending.player, extra=extra)
+        if pending.reading is not None and self.c.reader is not None:
+            self.c.reader.learn(pending.reading, placement)
+        return self._after_turn(pending.player)
+
+    def _resume_clock(self) -> None:
+        if self.c.clock is not None and self.c.clock.paused:
+            self.c.clock.resume(self.c.now())
+
+    def _after_turn(self, player: int) -> State:
+        """The turn is stored: start the next player's clock, or end the game."""
+        self.s.pending = None
+        if self.c.clock is not None:
+            self.c.clock.press(self.c.now(), player)
+            self._save_clock()
+        _buzz(self.c, "turn-over")
+        if self.game.finished:
+            return self._finish()
+        return State.PLAYING
+
+    def _auto_accept(self, event: FlowEvent) -> State:
+        pending = self.s.pending
+        if (pending is not None and pending.confident and not pending.problems and self.auto_accept_s > 0
+                and self.c.now() - pending.created >= self.auto_accept_s):
+            return self._confirm(event)
+        return State.CONFIRM
+
+    def _back_to_playing(self, event: FlowEvent) -> State:
+        self.s.pending = None
+        self._resume_clock()
+        return State.PLAYING
+
+    def _exchange(self, event: FlowEvent) -> State:
+        player = self.s.pending.player if self.s.pending else self.game.to_move
+        tiles = event.text.strip().upper()
+        move = Exchange(tiles) if tiles and not tiles.isdigit() else Exchange(count=int(tiles or 0))
+        self._resume_clock()
+        self._record(move, player=player, extra={"source": "camera" if self.s.pending else "manual"})
+        return self._after_turn(player)
+
+    def _pass(self, event: FlowEvent) -> State:
+        player = self.s.pending.player if self.s.pending else self.game.to_move
+        self._resume_clock()
+        self._record(Pass(), player=player)
+        return self._after_turn(player)
+
+    def _manual_entry(self, event: FlowEvent) -> State:
+        if self.c.clock is not None and not self.c.clock.paused:
+            self.c.clock.pause(self.c.now())
+        return State.MANUAL_ENTRY
+
+    def _manual_move(self, event: FlowEvent) -> State:
+        text = event.text.strip()
+        player = self.s.pending.player if self.s.pending else self.game.to_move
+        if text == "-":
+            return self._pass(event)
+        if text.startswith("-"):
+            return self._exchange(FlowEvent(EventKind.EXCHANGE, text=text[1:]))
+        try:
+            placement = Placement.from_notation(text, self.game.board, lettered_rows=self.s.settings.lettered_rows)
+        except EngineError as exc:
+            self.s.message = str(exc)
+            return State.MANUAL_ENTRY
+        tiles = {t.square: ReadTile(t.square, t.letter, t.blank) for t in placement.letter_tiles}
+        photo = self.s.pending.photo if self.s.pending else None
+        self.s.pending = Pending(player, tiles, "manual", self.c.now(), photo=photo)
+        self._check_pending()
+        return State.CONFIRM
+
+    def _challenge(self, event: FlowEvent) -> State:
+        game = self.game
+        last = next((e for e in reversed(game.events) if not isinstance(e.move, (ChallengeBonus, TimePenalty))),
+                    None)
+        if last is None or not isinstance(last.move, Placement):
+            self.s.message = "there is no play to challenge"
+            return State.PLAYING
+        now = self.c.now()
+        if self.c.clock is not None:
+            self.c.clock.pause(now)
+        self.s.challenge_words = last.words
+        if self.c.judge is None:
+            self.s.message = "no word list is installed: the players decide"
+            self.s.verdict = None
+            return State.CHALLENGE
+        verdict = self.c.judge.judge_play(last.words)
+        words = tuple(v.WordScore(w.word, 0, acceptable=w.verdict.value == "valid" or verdict.acceptable and
+                                  w.verdict.value != "invalid") for w in verdict.words)
+        self.s.verdict = v.Verdict(bool(verdict.acceptable), words)
+        challenger = game.to_move if event.player is None else event.player
+        rule = game.rules.challenge_rule
+        if not verdict.acceptable:
+            self._record(Withdraw(), extra={"note": "challenged off"})
+            _buzz(self.c, "challenge-upheld")
+        else:
+            _buzz(self.c, "challenge-rejected")
+            if rule.bonus:
+                self._record(ChallengeBonus(rule.bonus), player=last.player)
+            elif rule is ChallengeRule.DOUBLE:
+                self._record(Pass(), player=challenger, extra={"note": "lost turn: failed challenge"})
+                if self.c.clock is not None:
+                    self.c.clock.resume(self.c.now())
+                    self.c.clock.press(self.c.now(), challenger)
+                    self.c.clock.pause(self.c.now())
+        self._save_clock()
+        return State.CHALLENGE
+
+    def _challenge_done(self, event: FlowEvent) -> State:
+        self.s.verdict = None
+        self.s.challenge_words = ()
+        self._resume_clock()
+        self._save_clock()
+        if self.game.finished:
+            return self._finish()
+        return State.PLAYING
+
+    def _undo(self, event: FlowEvent) -> State:
+        game = self.game
+        if not game.events:
+            self.s.message = "nothing to undo"
+            return self.s.state
+        seq = len(game.events) - 1
+        assert self.s.game_id is not None
+        self.c.store.remove_last(self.s.game_id, seq, clock=self._clock_dict())
+        game.undo()
+        self.s.exports = ()
+        self.s.racks_for = []
+        return State.PLAYING
+
+    def _end_game(self, event: FlowEvent) -> State:
+        game = self.game
+        if self.c.clock is not None and not self.c.clock.paused:
+            self.c.clock.pause(self.c.now())
+        if game.went_out is None:
+            self.s.racks_for = list(range(len(game.players)))
+        return State.END_RACKS if self.s.racks_for else self._finish()
+
+    def _rack(self, event: FlowEvent) -> State:
+        """The rack of the first player still asked for (``text`` = its tiles, empty if none)."""
+        game = self.game
+        player = self.s.racks_for[0]
+        rack = event.text.strip().upper()
+        if game.went_out is not None and player == game.went_out:
+            self.s.racks_for.pop(0)
+            return State.END_RACKS if self.s.racks_for else self._finish()
+        self._settle_rack(player, rack)
+        self.s.racks_for.pop(0)
+        return State.END_RACKS if self.s.racks_for else self._finish()
+
+    def _settle_rack(self, player: int, rack: str) -> None:
+        game = self.game
+        accounting = game.rules.rack_accounting
+        if game.went_out is None or accounting is not RackAccounting.TWICE_OPPONENT:
+            self._record(RackPoints(rack), player=player, check=False)
+        if game.went_out is not None and accounting is not RackAccounting.OWN_ONLY:
+            # Tournament rule: only the player who went out scores (twice) the rack; box rules: plus its value.
+            self._record(RackPoints(rack), player=game.went_out, check=False)
+
+    def _finish(self) -> State:
+        """Rack points where the unseen pool settles them, penalties, then store and export."""
+        game = self.game
+        has_racks = any(isinstance(e.move, RackPoints) for e in game.events)
+        if game.went_out is not None and not has_racks:
+            # known_rack(p) is p's rack when the other player's rack is empty (two players, empty bag).
+            known = game.known_rack(1 - game.went_out) if len(game.players) == 2 else None
+            if known is not None:
+                self._settle_rack(1 - game.went_out, known)
+            elif len(game.players) > 2 or game.bag_count == 0:
+                self.s.racks_for = [p for p in range(len(game.players)) if p != game.went_out]
+                if self.s.racks_for:
+                    return State.END_RACKS
+        if self.c.clock is not None and not any(isinstance(e.move, TimePenalty) for e in game.events):
+            result = self.c.clock.finish(self.c.now())
+            for penalty in result.penalties:
+                self._record(TimePenalty(-penalty.points), player=penalty.player, check=False)
+        assert self.s.game_id is not None
+        self.c.store.set_finished(self.s.game_id, True)
+        self._save_clock()
+        self.s.exports = self._export()
+        _buzz(self.c, "times-up")
+        return State.END
+
+    def _export(self) -> tuple[str, ...]:
+        if self.c.export_dir is None or self.s.game_id is None:
+            return ()
+        paths = []
+        base = self.c.export_dir / f"game-{self.s.game_id}"
+        if len(self.game.players) == 2:
+            paths.append(str(self.c.store.export_gcg(self.s.game_id, base.with_suffix(".gcg"))))
+        paths.append(str(self.c.store.export_json(self.s.game_id, base.with_suffix(".json"))))
+        return tuple(paths)
+
+    def _new_game_screen(self, event: FlowEvent) -> State:
+        return State.NEW_GAME
+
+    # -- the view ------------------------------------------------------------------------------------
+    def view(self) -> v.View:
+        """What the screen shows now (built fresh from the state; the UI is a pure function of it)."""
+        s = self.s
+        screen = {
+            State.NEW_GAME: v.Screen.NEW_GAME, State.PLAYING: v.Screen.SCOREBOARD,
+            State.CONFIRM: v.Screen.CONFIRM_MOVE, State.ASK_EXCHANGE_OR_PASS: v.Screen.ASK_EXCHANGE_OR_PASS,
+            State.MANUAL_ENTRY: v.Screen.MANUAL_ENTRY, State.CHALLENGE: v.Screen.CHALLENGE,
+            State.END_RACKS: v.Screen.MANUAL_ENTRY, State.END: v.Screen.END,
+        }[s.state]
+        if s.game is None:
+            return v.View(screen, language=self.language, warnings=tuple(s.notices), message=s.message)
+        game = s.game
+        now = self.c.now()
+        readings = self.c.clock.readings_ms(now) if self.c.clock is not None else None
+        clock_state = v.TimerState.PAUSED if self.c.clock is not None and self.c.clock.paused else v.TimerState.RUNNING
+        players = tuple(
+            v.PlayerView(name, game.scores[i], to_move=i == game.to_move and s.state is not State.END,
+                         clock=None if readings is None else v.ClockReading(
+                             readings[i], clock_state if i == getattr(self.c.clock, "active", None)
+                             else v.TimerState.IDLE),
+                         rack_count=game.rack_counts[i])
+            for i, name in enumerate(game.players)
+        )
+        return v.View(
+            screen=screen,
+            language=self.language,
+            game=v.GameKind(s.settings.game),
+            players=players,
+            board=self._board_view(),
+            history=self._history(),
+            bag_count=game.bag_count,
+            clock_mode=v.ClockMode(s.settings.clock) if self.c.clock is not None else v.ClockMode.NONE,
+            proposal=self._proposal_view(),
+            verdict=s.verdict,
+            judge_words=s.challenge_words,
+            alphabet=game.rules.tileset.alphabet,
+            warnings=tuple(s.notices),
+            message=s.message,
+            message_key="label.rack_of" if s.state is State.END_RACKS else "",
+            winner=tuple(i for i, sc in enumerate(game.scores) if sc == max(game.scores))
+            if s.state is State.END else (),
+            can_undo=bool(game.events),
+            export_paths=s.exports,
+        )
+
+    def _board_view(self) -> v.BoardView:
+        game = self.game
+        layout = game.rules.layout
+        n = layout.size
+        premiums = tuple(tuple(layout.premium(Square(r, c)).value for c in range(n)) for r in range(n))
+        tiles = tuple(v.Tile((sq.row, sq.col), cell.letter, cell.blank, cell.is_stop) for sq, cell in game.board)
+        last: tuple[tuple[int, int], ...] = ()
+        for event in reversed(game.events):
+            if isinstance(event.move, Placement):
+                last = tuple((t.square.row, t.square.col) for t in event.move.tiles)
+                break
+            if isinstance(event.move, (Exchange, Pass, Withdraw)):
+                break
+        centre = getattr(layout, "centre", None)
+        return v.BoardView(n, premiums, tiles, last, None if centre is None else (centre.row, centre.col),
+                           layout.name)
+
+    def _history(self) -> tuple[v.MoveRow, ...]:
+        game = self.game
+        probe = Game(game.rules, game.players, first=game.first)
+        rows = []
+        for event in game.events:
+            rows.append(v.MoveRow(event.player, describe(event, probe.board, self.s.settings.lettered_rows),
+                                  event.score, event.cumulative, event.words))
+            probe.replay([event])
+        return tuple(rows)
+
+    def _proposal_view(self) -> v.Proposal | None:
+        pending = self.s.pending
+        if pending is None or self.s.state is not State.CONFIRM:
+            return None
+        tiles = tuple(v.Tile((sq.row, sq.col), t.letter if t.letter != "?" else "", t.blank)
+                      for sq, t in sorted(pending.tiles.items()))
+        words: tuple[v.WordScore, ...] = ()
+        score = 0
+        if not pending.problems:
+            scored = self.game.score(pending.placement(self.game))
+            score = scored.score
+            words = tuple(v.WordScore(w.word, w.score, w.main) for w in scored.words)
+        uncertain = tuple(
+            v.UncertainTile((sq.row, sq.col), tuple(v.Candidate(letter, conf) for letter, conf in t.candidates))
+            for sq, t in sorted(pending.tiles.items()) if t.candidates
+        )
+        auto = None
+        if pending.confident and not pending.problems and self.auto_accept_s > 0:
+            left = self.auto_accept_s - (self.c.now() - pending.created)
+            auto = max(0, int(left * 1000))
+        return v.Proposal(tiles, words, score, uncertain, tuple((sq.row, sq.col) for sq in pending.blanks_needed()),
+                          pending.problems, auto, pending.player)
+
+
+def describe(event: GameEvent, board_before, lettered_rows: bool = False) -> str:
+    """History text of an event: GCG notation for placements, ``-ABC`` exchange, ``-`` pass, ..."""
+    move = event.move
+    if isinstance(move, Placement):
+        return move.notation(board_before, lettered_rows=lettered_rows)
+    if isinstance(move, Exchange):
+        return f"-{move.tiles}" if move.tiles else f"-{move.count}"
+    if isinstance(move, Pass):
+        return "-"
+    if isinstance(move, Withdraw):
+        return "--"
+    if isinstance(move, ChallengeBonus):
+        return "(challenge)"
+    if isinstance(move, TimePenalty):
+        return "(time)"
+    assert isinstance(move, RackPoints)
+    return f"({move.rack})"
+
+
+Handler = Callable[[Flow, FlowEvent], State]
+
+#: The whole flow: (state, event) -> handler returning the next state. Pairs not listed are ignored.
+TRANSITIONS: dict[tuple[State, EventKind], Handler] = {
+    (State.NEW_GAME, EventKind.START): Flow._start,
+    (State.PLAYING, EventKind.PLAYER_BUTTON): Flow._player_button,
+    (State.PLAYING, EventKind.CHALLENGE): Flow._challenge,
+    (State.PLAYING, EventKind.UNDO): Flow._undo,
+    (State.PLAYING, EventKind.MANUAL_ENTRY): Flow._manual_entry,
+    (State.PLAYING, EventKind.END_GAME): Flow._end_game,
+    (State.PLAYING, EventKind.NEW_GAME): Flow._new_game_screen,
+    (State.CONFIRM, EventKind.CONFIRM): Flow._confirm,
+    (State.CONFIRM, EventKind.PLAYER_BUTTON): Flow._confirm,
+    (State.CONFIRM, EventKind.CORRECT_TILE): Flow._correct_tile,
+    (State.CONFIRM, EventKind.SET_BLANK): Flow._set_blank,
+    (State.CONFIRM, EventKind.TICK): Flow._auto_accept,
+    (State.CONFIRM, EventKind.BACK): Flow._back_to_playing,
+    (State.CONFIRM, EventKind.MANUAL_ENTRY): Flow._manual_entry,
+    (State.ASK_EXCHANGE_OR_PASS, EventKind.EXCHANGE): Flow._exchange,
+    (State.ASK_EXCHANGE_OR_PASS, EventKind.PASS): Flow._pass,
+    (State.ASK_EXCHANGE_OR_PASS, EventKind.MANUAL_ENTRY): Flow._manual_entry,
+    (State.ASK_EXCHANGE_OR_PASS, EventKind.BACK): Flow._back_to_playing,
+    (State.MANUAL_ENTRY, EventKind.MANUAL_MOVE): Flow._manual_move,
+    (State.MANUAL_ENTRY, EventKind.EXCHANGE): Flow._exchange,
+    (State.MANUAL_ENTRY, EventKind.PASS): Flow._pass,
+    (State.MANUAL_ENTRY, EventKind.BACK): Flow._back_to_playing,
+    (State.CHALLENGE, EventKind.OK): Flow._challenge_done,
+    (State.CHALLENGE, EventKind.BACK): Flow._challenge_done,
+    (State.END_RACKS, EventKind.RACK): Flow._rack,
+    (State.END_RACKS, EventKind.MANUAL_MOVE): Flow._rack,
+    (State.END_RACKS, EventKind.UNDO): Flow._undo,
+    (State.END, EventKind.UNDO): Flow._undo,
+    (State.END, EventKind.NEW_GAME): Flow._new_game_screen,
+}
+
+
+def event_from_action(action: v.UiAction) -> FlowEvent | None:
+    """A touch's meaning as a flow event (None for actions the board-game flow does not use)."""
+    kinds = {
+        v.ActionKind.CONFIRM: EventKind.CONFIRM, v.ActionKind.CORRECT_TILE: EventKind.CORRECT_TILE,
+        v.ActionKind.SET_BLANK: EventKind.SET_BLANK, v.ActionKind.CHALLENGE: EventKind.CHALLENGE,
+        v.ActionKind.UNDO: EventKind.UNDO, v.ActionKind.EXCHANGE: EventKind.EXCHANGE,
+        v.ActionKind.PASS: EventKind.PASS, v.ActionKind.MANUAL_ENTRY: EventKind.MANUAL_ENTRY,
+        v.ActionKind.MANUAL_MOVE: EventKind.MANUAL_MOVE, v.ActionKind.BACK: EventKind.BACK,
+        v.ActionKind.OK: EventKind.OK, v.ActionKind.PLAYER_BUTTON: EventKind.PLAYER_BUTTON,
+        v.ActionKind.END_GAME: EventKind.END_GAME, v.ActionKind.NEW_GAME: EventKind.NEW_GAME,
+        v.ActionKind.START_GAME: EventKind.START,
+    }
+    kind = kinds.get(action.kind)
+    if kind is None:
+        return None
+    square = Square(*action.square) if action.square is not None else None
+    return FlowEvent(kind, action.player, square, action.letter or "", action.text)

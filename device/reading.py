@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The flow's move reader on top of the vision facade (vision.reader.BoardReader + vision.diff.propose).
+
+Kept apart from the flow so the flow can be tested with a fake reader and the vision package is
+imported only when a camera is in use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from device.flow import Reading, ReadKind, ReadTile
+from engine.game import Game
+from engine.moves import Placement
+
+
+class VisionReader:
+    """Reads a frame against the game's board; ``confident`` when nothing needs the player."""
+
+    def __init__(self, profile: str, tileset) -> None:
+        from vision.profile import load_profile
+        from vision.reader import BoardReader
+
+        self.reader = BoardReader(load_profile(profile), tileset)
+
+    def read(self, frame: Any, game: Game) -> Reading:
+        from vision.diff import DiffProblem, ProposalKind, propose
+
+        last = next((e.move for e in reversed(game.events) if isinstance(e.move, Placement)), None)
+        reading = self.reader.read(frame, cells=[])
+        proposal = propose(reading, game.board, game.rules, last_placement=last, reader=self.reader, frame=frame)
+        messages = proposal.messages
+        if proposal.kind is ProposalKind.UNCHANGED:
+            return Reading(ReadKind.UNCHANGED, messages=messages, confident=True, token=proposal)
+        if proposal.placement is None or proposal.removed:
+            # Withdrawn tiles and conflicts are sorted out by the players (undo / challenge / by hand).
+            return Reading(ReadKind.UNUSABLE, messages=messages or (proposal.kind.value,), token=proposal)
+        guesses = {t.square: t.guess for t in proposal.new_tiles}
+        tiles = []
+        for tile in proposal.placement.letter_tiles:
+            guess = guesses.get(tile.square)
+            candidates: tuple[tuple[str, float], ...] = ()
+            if tile.square in proposal.candidates and guess is not None:
+                candidates = tuple((letter, float(score)) for letter, score in guess.top[:3])
+            tiles.append(ReadTile(tile.square, "?" if tile.blank else tile.letter, tile.blank, candidates))
+        confident = proposal.problems == DiffProblem.NONE
+        return Reading(ReadKind.PLACEMENT, tuple(tiles), messages, confident, token=proposal)
+
+    def learn(self, reading: Reading, placement: Placement) -> None:
+        """Teach the letter reader the confirmed letters of the tiles it read."""
+        proposal = reading.token
+        if proposal is None:
+            return
+        letters = {t.square: t.letter for t in placement.letter_tiles if not t.blank}
+        read = [t for t in proposal.new_tiles if not t.is_blank and t.square in letters]
+        if read:
+            self.reader.learn(read, [letters[t.square] for t in read])
