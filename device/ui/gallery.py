@@ -1,0 +1,295 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Sample Views of every screen, built from real game data, and a PNG writer to look at them.
+
+``python -m device.ui.gallery out/ui [--shared ../shared/data]`` writes ``<screen>-<w>x<h>.png``.
+
+This module is a development tool: it builds Views from the engine the way the device core does
+(the renderer itself never imports the engine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from device.ui.view import (
+    BoardView,
+    Calibration,
+    Candidate,
+    Choice,
+    ClockMode,
+    ClockReading,
+    FormView,
+    GameKind,
+    KeywordsPhase,
+    KeywordsPlayer,
+    KeywordsView,
+    MoveRow,
+    Notice,
+    Option,
+    OrdskiftePlayer,
+    OrdskifteView,
+    PlayerView,
+    Proposal,
+    RailWordView,
+    Screen,
+    Tile,
+    TimerState,
+    TimerView,
+    UncertainTile,
+    Verdict,
+    View,
+    WordScore,
+)
+
+SIZES = ((800, 480), (720, 1280))
+DEFAULT_GCG = "gcg/woogles/2r8QNJNpbP.gcg"
+NAMES = ("Åse Ødegård", "Björn Ängström", "Päivi Hämäläinen", "Øyvind Ærø")
+
+
+def board_view(game, *, layout_name: str = "", last: bool = True) -> BoardView:  # noqa: ANN001 - engine Game
+    """The View of an ``engine.game.Game``'s board (what the core does for every frame)."""
+    layout = game.rules.layout
+    tiles = tuple(Tile((sq.row, sq.col), cell.letter, cell.blank, cell.is_stop) for sq, cell in game.board)
+    last_sq: tuple[tuple[int, int], ...] = ()
+    if last and game.events:
+        move = game.events[-1].move
+        last_sq = tuple((t.square.row, t.square.col) for t in getattr(move, "tiles", ()))
+    return BoardView(size=layout.size, premiums=tuple(tuple(p.value for p in row) for row in layout.grid),
+                     tiles=tiles, last_move=last_sq, centre=(layout.centre.row, layout.centre.col),
+                     layout_name=layout_name or layout.name)
+
+
+def _history(game) -> tuple[MoveRow, ...]:  # noqa: ANN001
+    rows = []
+    board_game = type(game)(game.rules, game.players)
+    for ev in game.events:
+        move = ev.move
+        try:
+            text = move.notation(board_game.board) if hasattr(move, "notation") else str(move)
+        except Exception:  # noqa: BLE001 - display only
+            text = str(move)
+        board_game.play(move, player=ev.player, check=False)
+        rows.append(MoveRow(ev.player, text, ev.score, ev.cumulative, tuple(ev.words)))
+    return tuple(rows)
+
+
+def scrabble_midgame(shared: Path, moves: int = 14, gcg: str = DEFAULT_GCG):  # noqa: ANN201
+    """(game after ``moves`` lines, the next line's Placement) from a real Woogles game."""
+    from engine.gcg import parse_gcg, replay, to_move
+
+    record = parse_gcg((shared / gcg).read_bytes(), gcg)
+    whole = replay(record)
+    game = type(whole.game)(whole.game.rules, list(NAMES[:2]))
+    for ev in whole.game.events[:moves]:
+        game.play(ev.move, player=ev.player, check=False)
+    nxt = to_move(record.lines[moves], game, False, gcg)
+    return game, nxt
+
+
+def alfapet_game():  # noqa: ANN201
+    """A short Swedish Alfapet game on the 17×17 board, words with Å, Ä, Ö."""
+    from engine.game import Game
+    from engine.moves import Placement
+    from engine.rules import Rules
+
+    game = Game(Rules.alfapet("sv"), list(NAMES[:3]))
+    for i, text in enumerate(("9E SJÖRÅ", "F6 BÄR.", "12B KÖTTÅT", "E5 MÖ.")):
+        try:
+            game.play(Placement.from_notation(text, game.board), player=i % 3, check=False)
+        except Exception:  # noqa: BLE001 - keep the gallery going on a notation quirk
+            continue
+    return game
+
+
+def sample_views(shared: Path) -> dict[str, View]:
+    """Every screen with realistic content. Needs ``shared`` (../shared/data) for the Scrabble game."""
+    from engine.scoring import score_placement
+
+    game, nxt = scrabble_midgame(shared)
+    board = board_view(game)
+    scores = game.scores
+    clocks = (ClockReading(612_000, TimerState.PAUSED), ClockReading(-47_000, TimerState.RUNNING))
+    players = tuple(PlayerView(n, scores[i], to_move=i == game.to_move, clock=clocks[i]) for i, n in
+                    enumerate(game.players))
+    hist = _history(game)
+    base: dict = {"language": "nb", "players": players, "board": board, "history": hist,
+                  "bag_count": game.bag_count, "clock_mode": ClockMode.CHESS,
+                  "alphabet": "ABCDEFGHIJKLMNOPQRSTUVWXYZÆØÅ"}
+    views: dict[str, View] = {}
+    views["scoreboard"] = View(Screen.SCOREBOARD, **base)
+    views["scoreboard-warning"] = View(Screen.SCOREBOARD, **{**base, "language": "sv"},
+                                       warnings=(Notice("warn.camera_lost"),))
+    sp = score_placement(game.board, nxt, game.rules)
+    tiles = tuple(Tile((t.square.row, t.square.col), t.letter, t.blank) for t in nxt.letter_tiles)
+    unc_sq = tiles[1].square
+    blank_sq = tiles[-1].square
+    prop_tiles = tuple(Tile(t.square, "" if t.square == blank_sq else t.letter, t.square == blank_sq or t.blank)
+                       for t in tiles)
+    words = tuple(WordScore(w.word, w.score, w.main) for w in sp.words)
+    proposal = Proposal(prop_tiles, words, sp.score,
+                        uncertain=(UncertainTile(unc_sq, (Candidate(tiles[1].letter, 0.58), Candidate("O", 0.31),
+                                                          Candidate("Q", 0.05))),),
+                        blanks_needed=(blank_sq,), player=game.to_move)
+    views["confirm"] = View(Screen.CONFIRM_MOVE, **base, proposal=proposal)
+    sure = Proposal(tuple(Tile(t.square, t.letter, t.blank) for t in tiles), words, sp.score,
+                    auto_accept_ms=2300, player=game.to_move)
+    views["confirm-sure"] = View(Screen.CONFIRM_MOVE, **{**base, "language": "fi"}, proposal=sure)
+    views["judge"] = View(Screen.JUDGE, **base)
+    views["verdict-yes"] = View(Screen.JUDGE, **base, verdict=Verdict(
+        True, (WordScore("SKJELETT", 0, acceptable=True), WordScore("BLÅBÆR", 0, acceptable=True)), 7400))
+    views["verdict-no"] = View(Screen.JUDGE, **{**base, "language": "sv"}, verdict=Verdict(
+        False, (WordScore("KÖTTÅT", 0, acceptable=False), WordScore("SJÖRÅ", 0, acceptable=True)), 9100))
+    views["challenge"] = View(Screen.CHALLENGE, **base, judge_words=tuple(w.word for w in sp.words))
+    views["exchange-or-pass"] = View(Screen.ASK_EXCHANGE_OR_PASS, **base)
+    views["manual"] = View(Screen.MANUAL_ENTRY, **base, message="")
+    end_players = tuple(PlayerView(n, s, note=note) for n, s, note in
+                        zip(game.players, (412, 389), ("", "−10 tid"), strict=True))
+    views["end"] = View(Screen.END, **{**base, "players": end_players}, winner=(0,),
+                        export_paths=("games/2024-05-01-asa-bjorn.gcg", "games/2024-05-01-asa-bjorn.json"))
+    views["new-game"] = View(Screen.NEW_GAME, language="sv", form=new_game_form(),
+                             alphabet="ABCDEFGHIJKLMNOPQRSTUVXYZÅÄÖ")
+    views["settings"] = View(Screen.SETTINGS, language="fi", form=settings_form())
+    views["calibration"] = View(Screen.CALIBRATION, language="en", calibration=sample_calibration(shared))
+    views["message"] = View(Screen.MESSAGE, language="nb", title_key="warn.database",
+                            message="ordvakt.db: file is not a database. Kopi lagret som ordvakt.db.bad-1714550000")
+    # Alfapet 17×17, Swedish, three players, no clocks.
+    ag = alfapet_game()
+    ascores = ag.scores
+    views["alfapet"] = View(Screen.SCOREBOARD, language="sv", game=GameKind.ALFAPET,
+                            players=tuple(PlayerView(n, ascores[i], to_move=i == ag.to_move)
+                                          for i, n in enumerate(ag.players)),
+                            board=board_view(ag), history=_history(ag), bag_count=ag.bag_count,
+                            alphabet=ag.rules.tileset.alphabet)
+    views["ordskifte"] = View(Screen.ORDSKIFTE, language="nb", game=GameKind.ORDSKIFTE, ordskifte=ordskifte_view())
+    views["ordskifte-overtime"] = View(Screen.ORDSKIFTE, language="nb", game=GameKind.ORDSKIFTE,
+                                       ordskifte=ordskifte_view(remaining=-4_000))
+    views["keywords-playing"] = View(Screen.KEYWORDS, language="en", game=GameKind.KEYWORDS,
+                                     keywords=keywords_view(KeywordsPhase.PLAYING))
+    views["keywords-entry"] = View(Screen.KEYWORDS, language="sv", game=GameKind.KEYWORDS,
+                                   keywords=keywords_view(KeywordsPhase.ENTRY))
+    views["keywords-over"] = View(Screen.KEYWORDS, language="en", game=GameKind.KEYWORDS,
+                                  keywords=keywords_view(KeywordsPhase.MATCH_OVER))
+    return views
+
+
+def new_game_form() -> FormView:
+    games = tuple(Choice(g, label_key=f"value.{g}") for g in ("scrabble", "alfapet", "ordskifte", "keywords"))
+    return FormView((
+        Option("game", "option.game", "alfapet", games),
+        Option("language", "option.language", "sv", tuple(Choice(x, x) for x in ("sv", "fi", "nb", "en", "de"))),
+        Option("rack_size", "option.rack_size", "7", tuple(Choice(x, x) for x in ("6", "7", "8"))),
+        Option("clock_mode", "option.clock_mode", "chess",
+               tuple(Choice(x, label_key=f"value.{x}") for x in ("none", "chess"))),
+        Option("challenge_rule", "option.challenge_rule", "double",
+               tuple(Choice(x, label_key=f"value.{x}") for x in ("double", "single", "void", "five_points"))),
+        Option("players", "option.players", "3", tuple(Choice(x, x) for x in ("2", "3", "4"))),
+        Option("player1", "label.player_n:1", NAMES[0], text=True),
+        Option("player2", "label.player_n:2", NAMES[1], text=True),
+        Option("player3", "label.player_n:3", NAMES[2], text=True),
+    ))
+
+
+def settings_form() -> FormView:
+    onoff = (Choice("on", label_key="value.on"), Choice("off", label_key="value.off"))
+    return FormView((
+        Option("ui_language", "option.ui_language", "fi",
+               (Choice("en", "English"), Choice("sv", "Svenska"), Choice("fi", "Suomi"), Choice("nb", "Norsk"))),
+        Option("auto_accept", "option.auto_accept", "on", onoff),
+        Option("buzzer", "option.buzzer", "on", onoff),
+        Option("brightness", "option.brightness", "80 %", tuple(Choice(f"{x} %") for x in (40, 60, 80, 100))),
+    ))
+
+
+def sample_calibration(shared: Path) -> Calibration:
+    """A real board photo (if the shared data is there) with hand-measured corners."""
+    import numpy as np
+
+    photo = shared / "photos" / "scrabscrap" / "game01" / "image-10.jpg"
+    frame = None
+    if photo.exists():
+        import cv2
+
+        frame = cv2.imread(str(photo))
+    if frame is None:
+        frame = np.full((480, 640, 3), (40, 90, 60), np.uint8)
+    h, w = frame.shape[:2]
+    corners = ((w * 0.12, h * 0.08), (w * 0.88, h * 0.1), (w * 0.9, h * 0.93), (w * 0.1, h * 0.9))
+    return Calibration(frame=frame, corners=corners, grid_size=15, ok=True,
+                       message=f"{w}×{h}, 15×15")
+
+
+def ordskifte_view(remaining: int = 23_400) -> OrdskifteView:
+    words = (("SKJELETT", "BLÅBÆR", "ØRRET"), ("TApET", "SØKK", "MÅKE", "FJØS"), ("HÆRE",))
+    players = tuple(OrdskiftePlayer(NAMES[i] if i != 2 else "Kari", tuple(RailWordView(w) for w in ws))
+                    for i, ws in enumerate(words))
+    players = players[:2] + (OrdskiftePlayer(players[2].name, (RailWordView("HÆRE", pending=True),)),)
+    state = TimerState.RUNNING
+    return OrdskifteView(players, to_move=0, timer=TimerView(ClockMode.TURN, ClockReading(remaining, state), 0),
+                         rails_free=6, bag_count=41)
+
+
+def keywords_view(phase: KeywordsPhase) -> KeywordsView:
+    p1 = KeywordsPlayer(NAMES[0], (14, 5, -2, 9), 26, words=("CRAPAUD", "T?A?"), unused=1)
+    p2 = KeywordsPlayer(NAMES[1], (8, 11, 6, 3), 28, words=("MOT",), submitted=True)
+    if phase is KeywordsPhase.ENTRY:
+        p1 = KeywordsPlayer(p1.name, p1.round_scores, p1.total, p1.words, 1,
+                            problem="T??? has 3 FUNKEYS in 4 keys; at most half of a word may be FUNKEYS")
+    timer = TimerView(ClockMode.ROUND, ClockReading(17_200, TimerState.RUNNING), None, "timer.round")
+    return KeywordsView((p1, p2), round_no=5, phase=phase, timer=timer, target_score=100)
+
+
+def write_gallery(out: Path, shared: Path, sizes: tuple[tuple[int, int], ...] = SIZES) -> list[Path]:
+    import pygame
+
+    from device.ui.renderer import Renderer
+    from device.ui.strings import Strings
+
+    out.mkdir(parents=True, exist_ok=True)
+    views = sample_views(shared)
+    strings = Strings.load()
+    written = []
+    for w, h in sizes:
+        r = Renderer((w, h), strings)
+        for name, view in views.items():
+            surf = r.render(view)
+            path = out / f"{name}-{w}x{h}.png"
+            pygame.image.save(surf, str(path))
+            written.append(path)
+        # The confirm screen with a tile selected for correction.
+        v = views["confirm"]
+        assert v.proposal is not None
+        r.apply(v, r.hit(v, (0, 0)) or _tap_tile(r, v))
+        pygame.image.save(r.render(v), str(out / f"confirm-selected-{w}x{h}.png"))
+    return written
+
+
+def _tap_tile(r, v: View):  # noqa: ANN001, ANN202
+    from device.ui.view import ActionKind, UiAction
+
+    assert v.proposal is not None
+    return UiAction(ActionKind.CORRECT_TILE, square=v.proposal.uncertain[0].square)
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    ap = argparse.ArgumentParser(prog="python -m device.ui.gallery", description=__doc__.splitlines()[0])
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--shared", type=Path, default=Path("../shared/data"))
+    args = ap.parse_args(argv)
+    if not (args.shared / DEFAULT_GCG).exists():
+        print(f"missing {args.shared / DEFAULT_GCG}: pass --shared DIR", file=sys.stderr)
+        return 2
+    import pygame
+
+    pygame.init()
+    for path in write_gallery(args.out, args.shared):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
