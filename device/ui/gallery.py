@@ -216,7 +216,7 @@ def sample_calibration(shared: Path) -> Calibration:
     if frame is None:
         frame = np.full((480, 640, 3), (40, 90, 60), np.uint8)
     h, w = frame.shape[:2]
-    corners = ((w * 0.12, h * 0.08), (w * 0.88, h * 0.1), (w * 0.9, h * 0.93), (w * 0.1, h * 0.9))
+    corners = ((w * 0.035, h * 0.075), (w * 0.92, h * 0.075), (w * 0.92, h * 0.935), (w * 0.035, h * 0.935))
     return Calibration(frame=frame, corners=corners, grid_size=15, ok=True,
                        message=f"{w}×{h}, 15×15")
 

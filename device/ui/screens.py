@@ -190,7 +190,8 @@ def history(c: Ctx, rect: pygame.Rect) -> None:
     rows = v.history[-fit:] if fit else ()
     for i, row in enumerate(rows):
         y = inner.top + line_h * (i + 1)
-        name = v.players[row.player].name if row.player < len(v.players) else "?"
+        # First name only: the full one is on the player card, and it shrinks to nothing here.
+        name = v.players[row.player].name.split()[0] if row.player < len(v.players) else "?"
         cols = split_cols(pygame.Rect(inner.left, y, inner.w, line_h), [2.2, 4.4, 1.4, 1.6], p.px(4))
         colour = p.theme.dim if row.withdrawn else p.theme.text
         p.text(name, cols[0], 16, p.theme.dim, align="left")

@@ -232,7 +232,8 @@ def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Prop
         alts = "".join(c.letter for c in unc.candidates[1:3])
         if alts:
             txt = p.fonts.render(alts, cand_px, (255, 255, 255), True)
-            badge = txt.get_rect(bottomright=(r.right - 1, r.bottom - 1)).inflate(4, 0)
+            # Straddles the tile's top-right corner so the read letter stays visible.
+            badge = txt.get_rect(center=(r.right - 2, r.top + 2)).inflate(4, 0)
             p.fill(badge, t.uncertain, radius=3)
             p.blit(txt, txt.get_rect(center=badge.center).topleft)
 
@@ -268,8 +269,9 @@ def keyboard(p: Painter, rect: pygame.Rect, alphabet: str, *, digits: bool = Fal
     rows_spec.append(bottom)
     row_rects = [pygame.Rect(rect.left, rect.top + i * rect.h // len(rows_spec), rect.w, rect.h // len(rows_spec))
                  for i in range(len(rows_spec))]
-    key_w = (rect.w - gap * (cols - 1)) / cols
     for spec, rrect in zip(rows_spec, row_rects, strict=True):
+        per_row = max(cols, len(spec))
+        key_w = (rect.w - gap * (per_row - 1)) / per_row
         if spec is bottom:
             weights = [2.0 if lbl == enter_label else 1.0 for lbl, _, _ in spec]
             total = sum(weights)
