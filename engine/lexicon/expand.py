@@ -13,6 +13,7 @@ tests/test_lexicon_expand.py re-checks a random sample of forms with C hunspell.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ from engine.errors import LexiconError
 class _Affix:
     strip: str
     add: str
-    test: object  # compiled condition: .search for suffixes, .match for prefixes
+    test: re.Pattern[str]  # compiled condition: .search for suffixes, .match for prefixes
     flags: frozenset[str]
     cross: bool
 

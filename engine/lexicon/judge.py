@@ -98,7 +98,7 @@ class Judge:
 
 def installed_lists(lexicon_dir: Path) -> list[tuple[Path, Manifest | None, str]]:
     """Every compiled list in ``lexicon_dir``: (trie path, manifest or None, problem or "")."""
-    out = []
+    out: list[tuple[Path, Manifest | None, str]] = []
     directory = Path(lexicon_dir)
     if not directory.is_dir():
         return out
