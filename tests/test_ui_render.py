@@ -70,7 +70,8 @@ def test_every_screen_renders_and_text_fits(views: dict[str, View], strings: Str
             assert r.labels, name
             for label in r.labels:
                 measured = r.fonts.font(label.size, label.bold).size(label.text)[0]
-                assert measured <= label.box.w, f"{name}/{lang}: {label.text!r} is {measured} px in a {label.box.w} px box"
+                assert measured <= label.box.w, \
+                    f"{name}/{lang}: {label.text!r} is {measured} px in a {label.box.w} px box"
                 assert label.box.right <= size[0] and label.box.left >= 0, (name, label.text)
                 base = label.text.split(":")[0]
                 assert not (base in strings.keys() and "." in base), f"{name}/{lang}: raw key {label.text!r} on screen"
