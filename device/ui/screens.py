@@ -670,13 +670,14 @@ def score_pad(c: Ctx, rect: pygame.Rect, compact: bool = False) -> None:
     inner = rect.inflate(-p.px(10), -p.px(6))
     n = len(k.players)
     rounds = max((len(pl.round_scores) for pl in k.players), default=0)
-    line_h = p.px(30) if not compact else min(p.px(44), inner.h // 2)
+    line_h = p.px(30) if not compact else min(p.px(44), inner.h // 3)
     cols = split_cols(inner, [0.8] + [1] * n, p.px(4))
     p.text("#", pygame.Rect(cols[0].left, inner.top, cols[0].w, line_h), 16, p.theme.dim, align="left")
     for j, pl in enumerate(k.players):
         p.text(pl.name, pygame.Rect(cols[j + 1].left, inner.top, cols[j + 1].w, line_h), 18, bold=True, align="right")
     fit = max(0, (inner.h - 2 * line_h) // line_h)
-    shown = list(range(rounds))[-fit:] if (fit and not compact) else []
+    # Compact (under the round timer): just the last round.
+    shown = list(range(rounds))[-(1 if compact else fit):] if fit else []
     for row, rnd in enumerate(shown):
         y = inner.top + line_h * (row + 1)
         p.text(str(rnd + 1), pygame.Rect(cols[0].left, y, cols[0].w, line_h), 16, p.theme.dim, align="left")

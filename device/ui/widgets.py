@@ -234,6 +234,7 @@ def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Prop
             txt = p.fonts.render(alts, cand_px, (255, 255, 255), True)
             # Straddles the tile's top-right corner so the read letter stays visible.
             badge = txt.get_rect(center=(r.right - 2, r.top + 2)).inflate(4, 0)
+            badge.right = min(badge.right, p.w - 1)
             p.fill(badge, t.uncertain, radius=3)
             p.blit(txt, txt.get_rect(center=badge.center).topleft)
 
