@@ -23,6 +23,9 @@ from device.notify import Notifier
 from device.store import Store, open_store
 from device.ui import view as v
 
+#: How often the running clocks are saved (a crash then loses at most this much clock time).
+CLOCK_SAVE_S = 5.0
+
 #: Keyboard stand-ins for the buttons (development, no GPIO).
 KEYS = {
     "1": FlowEvent(EventKind.PLAYER_BUTTON, 0), "2": FlowEvent(EventKind.PLAYER_BUTTON, 1),
@@ -84,6 +87,7 @@ class App:
     running: bool = True
     _screen: Any = None
     _ready: bool = False
+    _clock_saved: float = float("-inf")
 
     def open_display(self, *, fullscreen: bool = False, headless: bool = False) -> None:
         import pygame
@@ -121,10 +125,11 @@ class App:
                     self.inputs.put(KEYS[name])
             elif self.renderer is not None and self._is_touch(e):
                 pos = self._touch_pos(e)
-                action = self.renderer.hit(self.flow.view(), pos)
+                view = self.flow.view()
+                action = self.renderer.hit(view, pos)
                 if action is not None:
-                    if action.is_local and hasattr(self.renderer, "apply"):
-                        action = self.renderer.apply(action)
+                    if hasattr(self.renderer, "apply"):
+                        action = self.renderer.apply(view, action)
                     if action is not None:
                         self.inputs.put(action)
 
@@ -156,6 +161,10 @@ class App:
             pass
         self._poll_clock()
         self.flow.handle(FlowEvent(EventKind.TICK))
+        now = self.flow.c.now()
+        if self.flow.c.clock is not None and now - self._clock_saved >= CLOCK_SAVE_S:
+            self._clock_saved = now
+            self.flow.save_clock()
         self.draw()
         if not self._ready:
             self._ready = True

@@ -278,6 +278,10 @@ class Flow:
     def _clock_dict(self) -> dict[str, Any] | None:
         return None if self.c.clock is None else self.c.clock.to_dict(self.c.now())
 
+    def save_clock(self) -> None:
+        """Store the clock readings (the app calls this every few seconds, so a crash loses little time)."""
+        self._save_clock()
+
     def _save_clock(self) -> None:
         if self.s.game_id is not None:
             self.c.store.save_clock(self.s.game_id, self._clock_dict())
