@@ -82,6 +82,8 @@ class EventKind(enum.Enum):
     TICK = "tick"
     CAMERA_LOST = "camera-lost"
     NEW_GAME = "new-game"
+    PAUSE = "pause"
+    RESUME = "resume"
 
 
 @dataclass(frozen=True)
@@ -584,6 +586,18 @@ class Flow:
         paths.append(str(self.c.store.export_json(self.s.game_id, base.with_suffix(".json"))))
         return tuple(paths)
 
+    def _pause(self, event: FlowEvent) -> State:
+        if self.c.clock is not None and not self.c.clock.paused:
+            self.c.clock.pause(self.c.now())
+            self._save_clock()
+        return State.PLAYING
+
+    def _resume(self, event: FlowEvent) -> State:
+        """Restart the clocks (after a break, or after a restart restored them paused)."""
+        self._resume_clock()
+        self._save_clock()
+        return State.PLAYING
+
     def _new_game_screen(self, event: FlowEvent) -> State:
         return State.NEW_GAME
 
@@ -714,6 +728,8 @@ TRANSITIONS: dict[tuple[State, EventKind], Handler] = {
     (State.PLAYING, EventKind.MANUAL_ENTRY): Flow._manual_entry,
     (State.PLAYING, EventKind.END_GAME): Flow._end_game,
     (State.PLAYING, EventKind.NEW_GAME): Flow._new_game_screen,
+    (State.PLAYING, EventKind.PAUSE): Flow._pause,
+    (State.PLAYING, EventKind.RESUME): Flow._resume,
     (State.CONFIRM, EventKind.CONFIRM): Flow._confirm,
     (State.CONFIRM, EventKind.PLAYER_BUTTON): Flow._confirm,
     (State.CONFIRM, EventKind.CORRECT_TILE): Flow._correct_tile,
@@ -749,7 +765,8 @@ def event_from_action(action: v.UiAction) -> FlowEvent | None:
         v.ActionKind.MANUAL_MOVE: EventKind.MANUAL_MOVE, v.ActionKind.BACK: EventKind.BACK,
         v.ActionKind.OK: EventKind.OK, v.ActionKind.PLAYER_BUTTON: EventKind.PLAYER_BUTTON,
         v.ActionKind.END_GAME: EventKind.END_GAME, v.ActionKind.NEW_GAME: EventKind.NEW_GAME,
-        v.ActionKind.START_GAME: EventKind.START,
+        v.ActionKind.START_GAME: EventKind.START, v.ActionKind.PAUSE: EventKind.PAUSE,
+        v.ActionKind.RESUME: EventKind.RESUME,
     }
     kind = kinds.get(action.kind)
     if kind is None:

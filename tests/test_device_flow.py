@@ -320,7 +320,7 @@ def test_undo_exchange_and_resume_exactly(tmp_path: Path) -> None:
     assert again.c.clock.paused
     clock.t += 100  # the time the device was off does not count
     assert again.c.clock.readings_ms(clock.t) == readings
-    again.resume_clock()
+    again.handle(FlowEvent(EventKind.RESUME))
     clock.t += 2
     assert again.c.clock.readings_ms(clock.t)[again.game.to_move] == readings[again.game.to_move] - 2000
 
