@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
+from engine._data import builtin_dir, read_toml
 from engine.errors import DataFileError
 from engine.layout import Layout, load_layout
 from engine.tiles import TileSet, load_tileset
@@ -119,6 +120,21 @@ class Rules:
             bingo=MappingProxyType({rack_size: {6: 40, 7: 50, 8: 60}[rack_size]}),
             **options,
         )
+
+    def finish_line(self, players: int, level: str = "intermediate") -> Rules:
+        """The Finish Line variant: first to the target for ``players`` players at ``level`` wins.
+
+        >>> Rules.scrabble("en").finish_line(3, "expert").target_score
+        180
+        """
+        targets = read_toml(builtin_dir(".") / "finish-line.toml")["targets"]
+        try:
+            return replace(self, target_score=int(targets[str(players)][level]))
+        except KeyError:
+            levels = ", ".join(next(iter(targets.values())))
+            raise DataFileError(
+                f"no Finish Line target for {players!r} players at level {level!r}; "
+                f"players 2-4, levels: {levels}") from None
 
     def with_options(self, **changes) -> Rules:
         return replace(self, **changes)

@@ -325,3 +325,23 @@ def test_other_moves_repr_round_trip():
     for move in (moves.Exchange("AEI"), moves.Exchange(count=3), moves.Pass(), moves.Withdraw(),
                  moves.ChallengeBonus(5), moves.TimePenalty(-10), moves.RackPoints("OPEG"), moves.RackPoints("A", -1)):
         assert eval(repr(move), vars(moves)) == move
+
+
+def test_finish_line_ends_the_game_when_the_target_is_reached():
+    """Replay a real game under a Finish Line target: it ends on the first move that reaches it, not before."""
+    from conftest import shared_path
+    from engine.game import Game
+    from engine.gcg import parse_gcg, replay
+
+    assert Rules.scrabble("en").finish_line(2, "beginner").target_score == 70
+    path = shared_path("gcg", "woogles", "2r8QNJNpbP.gcg")
+    full = replay(parse_gcg(path.read_bytes(), str(path))).game
+    rules = full.rules.finish_line(2, "expert")  # 200
+    game = Game(rules, full.players)
+    for event in full.events:
+        assert not game.finished
+        game.replay([event])
+        if max(game.scores) >= 200:
+            break
+    assert game.finished and max(game.scores) >= 200
+    assert game.winner == game.scores.index(max(game.scores))
