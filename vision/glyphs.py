@@ -73,11 +73,19 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     if not mid:
         return Glyph(None, contrast, 0.0)
     main = max(mid, key=lambda i: stats[i][4])
+    # Soft ink: darkness relative to the tile, 1 at the letter's own ink level.
+    soft = np.clip((background - grey.astype(np.float32)) / max(background - ink_level, 1.0), 0, 1)
+    mask = (labels == main).astype(np.uint8)
     mx, my, mw, mh, _ = stats[main]
+    marks = 0
+    split = _split_merged_marks(mask[my : my + mh, mx : mx + mw], soft[my : my + mh, mx : mx + mw])
+    if split:
+        # Umlaut dots that touch the letter: the letter starts below the gap.
+        marks = 1
+        my, mh = my + split, mh - split
     if mh < 0.25 * cell_px:
         return Glyph(None, contrast, mh / cell_px)
-    parts = [main]
-    marks = 0
+    stroke = _stroke_width(mask[my : my + mh, mx : mx + mw])
     for i in keep:
         if i == main:
             continue
@@ -89,15 +97,18 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
         if is_digit:
             continue
         if above and overlaps_x and y + bh >= my - 0.45 * mh:
-            parts.append(i)  # diacritic
-            marks += 1
+            # A diacritic is as dark and about as thick as the letter's strokes; a tile edge or the
+            # shadow line of the tile above is a faint hairline.
+            blob = labels[y : y + bh, x : x + bw] == i
+            darkness = float(soft[y : y + bh, x : x + bw][blob].mean())
+            if bh >= 0.6 * stroke and darkness >= 0.45 and abs(cx - (mx + mw / 2)) < 0.4 * mw and bw <= 0.95 * mw:
+                mask[labels == i] = 1
+                marks = 1
         elif x >= mx - 1 and x + bw <= mx + mw + 1 and y >= my - 1 and y + bh <= my + mh + 1:
-            parts.append(i)  # a piece of the letter itself
-    mask = np.isin(labels, parts).astype(np.uint8)
+            mask[labels == i] = 1  # a piece of the letter itself
     ys, xs = np.nonzero(mask)
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    # Soft ink (darkness relative to the tile) inside the kept blobs, a little dilated for anti-aliasing.
-    soft = np.clip((background - grey.astype(np.float32)) / max(background - ink_level, 1.0), 0, 1)
+    # Soft ink inside the kept blobs, a little dilated for anti-aliasing.
     soft *= cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32)
     box = soft[y0:y1, x0:x1]
     side = int(max(y1 - y0, x1 - x0) * 1.1) + 2
@@ -105,7 +116,36 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     oy, ox = (side - (y1 - y0)) // 2, (side - (x1 - x0)) // 2
     canvas[oy : oy + y1 - y0, ox : ox + x1 - x0] = box
     image = cv2.resize(canvas, (GLYPH_PX, GLYPH_PX), interpolation=cv2.INTER_AREA)
-    return Glyph(image, contrast, (y1 - y0) / cell_px, min(marks, 1))
+    return Glyph(image, contrast, mh / cell_px, marks)
+
+
+def _stroke_width(mask: np.ndarray) -> float:
+    """Typical stroke thickness of a binary letter (twice the median distance to the background on its ridge)."""
+    dist = cv2.distanceTransform(np.pad(mask, 1), cv2.DIST_L2, 3)
+    ridge = dist[dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))]
+    ridge = ridge[ridge > 0]
+    return 2.0 * float(np.median(ridge)) if ridge.size else 1.0
+
+
+def _split_merged_marks(mask: np.ndarray, soft: np.ndarray) -> int:
+    """Rows from the blob's top down to the letter when umlaut dots touch it (0 if nothing to split).
+
+    With the darker half of the ink only, merged dots part from the letter: a row band in the upper part
+    of the blob without core ink, above it a short mark narrower than the letter.
+    """
+    mh, mw = mask.shape
+    core = (soft > 0.6) & (mask > 0)
+    rows = core.sum(axis=1)
+    top_rows = int(0.4 * mh)
+    first = int(np.argmax(rows > 0))
+    for r in range(first + 2, top_rows):
+        if rows[r] == 0 and rows[r + 1 :].sum() > 0:
+            above = core[:r]
+            cols = np.nonzero(above.any(axis=0))[0]
+            if r - first <= 0.3 * mh and cols.size and cols[-1] - cols[0] + 1 <= 0.9 * mw:
+                return r + int(np.argmax(rows[r:] > 0))
+            return 0
+    return 0
 
 
 _BINS = 8
