@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Word lists, spell-checkers and the word judge (dispute checking) for seven languages.
 
-Backends: :class:`TrieLexicon` (compiled full-form list, memory-mapped marisa-trie;
-binding), :class:`HunspellLexicon` and :class:`VoikkoLexicon` (second opinions),
+Backends: :class:`TrieLexicon` and :class:`DawgLexicon` (compiled full-form lists:
+memory-mapped marisa-trie, or a DAWG for huge paradigm lists; binding; open either with
+:func:`open_list`), :class:`HunspellLexicon` and :class:`VoikkoLexicon` (second opinions),
 :class:`AcceptAll`. The C-extension packages are imported only when a backend is
 constructed, so importing this package needs the standard library only.
 """
@@ -20,7 +21,7 @@ from engine.lexicon.judge import (
 )
 from engine.lexicon.languages import Language, language, load_languages
 from engine.lexicon.normalise import NORMALISER_VERSION, Normaliser, normalise, normaliser
-from engine.lexicon.trie import Manifest, TrieLexicon
+from engine.lexicon.trie import DawgLexicon, Manifest, TrieLexicon, open_list
 
 
 def __getattr__(name: str):
@@ -39,6 +40,7 @@ def __getattr__(name: str):
 __all__ = [
     "NORMALISER_VERSION",
     "AcceptAll",
+    "DawgLexicon",
     "Judge",
     "Language",
     "Lexicon",
@@ -57,4 +59,5 @@ __all__ = [
     "normalise",
     "normaliser",
     "open_judge",
+    "open_list",
 ]

@@ -19,7 +19,15 @@ from engine.errors import LexiconError
 from engine.lexicon.expand import expand
 from engine.lexicon.languages import Language, Source, expand_path, language, load_languages
 from engine.lexicon.normalise import NORMALISER_VERSION, Normaliser
-from engine.lexicon.trie import MANIFEST_SUFFIX, TRIE_SUFFIX, Manifest, SourceInfo, TrieLexicon, write_list
+from engine.lexicon.trie import (
+    MANIFEST_SUFFIX,
+    TRIE_SUFFIX,
+    Manifest,
+    SourceInfo,
+    list_file,
+    open_list,
+    write_forms,
+)
 
 MIN_LENGTH = 2
 #: The longest word any supported board holds (Alfapet is 17 squares wide).
@@ -33,10 +41,19 @@ class BuildResult:
     manifest: Manifest
     seconds: float
     skipped_sources: tuple[str, ...] = ()  # sources named in the table but not installed
+    note: str = ""  # e.g. that a large list was built as marisa because dawg2 is missing
+
+
+def default_list_stem(lexicon_dir: Path, lang: str) -> Path:
+    """``<dir>/default-<lang>``: the list file adds .dawg or .marisa, the manifest .json."""
+    return Path(lexicon_dir) / f"default-{lang}"
 
 
 def default_list_path(lexicon_dir: Path, lang: str) -> Path:
-    return Path(lexicon_dir) / f"default-{lang}{TRIE_SUFFIX}"
+    """The default list's file: the .dawg or .marisa that exists (the .dawg when both do);
+    when neither does, the .marisa path."""
+    stem = default_list_stem(lexicon_dir, lang)
+    return list_file(stem) or stem.with_name(stem.name + TRIE_SUFFIX)
 
 
 def sha256_file(path: Path) -> str:
@@ -139,9 +156,14 @@ def _missing_message(lang: Language, missing: list[Source]) -> str:
 
 
 def build_default(
-    lang_code: str, lexicon_dir: Path, *, progress: Callable[[str], None] | None = None
+    lang_code: str,
+    lexicon_dir: Path,
+    *,
+    progress: Callable[[str], None] | None = None,
+    backend: str = "auto",
 ) -> BuildResult:
-    """Build ``default-<lang>.marisa`` and its manifest in ``lexicon_dir`` from the installed sources."""
+    """Build ``default-<lang>.dawg`` or ``.marisa`` (``backend``: see trie.choose_backend) and its
+    manifest in ``lexicon_dir`` from the installed sources, replacing the other one if present."""
     lang = language(lang_code)
     installed = [s for s in lang.sources if source_installed(s)]
     skipped = tuple(s.name for s in lang.sources if s not in installed)
@@ -173,11 +195,12 @@ def build_default(
         licence="; ".join(f"{s.name}: {s.licence}" for s in installed),
         sources=tuple(infos),
     )
-    path = default_list_path(lexicon_dir, lang.code)
-    final = write_list(all_forms(), path, manifest)
+    written = write_forms(all_forms(), default_list_stem(lexicon_dir, lang.code), manifest, backend=backend)
+    if progress and written.note:
+        progress(f"{lang.code}: {written.note}")
     seconds = time.perf_counter() - started
-    final = write_list_seconds(path, final, seconds)
-    return BuildResult(lang.code, path, final, seconds, skipped)
+    final = write_list_seconds(written.path, written.manifest, seconds)
+    return BuildResult(lang.code, written.path, final, seconds, skipped, written.note)
 
 
 def write_list_seconds(path: Path, manifest: Manifest, seconds: float) -> Manifest:
@@ -191,7 +214,7 @@ def default_is_current(lexicon_dir: Path, lang_code: str) -> bool:
     """Whether a usable default list for the language is already there (same folding version)."""
     path = default_list_path(lexicon_dir, language(lang_code).code)
     try:
-        lex = TrieLexicon(path)
+        lex = open_list(path)
     except (LexiconError, OSError):
         return False
     return lex.manifest.normaliser_version == NORMALISER_VERSION

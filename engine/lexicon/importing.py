@@ -23,7 +23,7 @@ from engine.errors import LexiconError
 from engine.lexicon.build import MAX_LENGTH, MIN_LENGTH, sha256_file, write_list_seconds
 from engine.lexicon.languages import language
 from engine.lexicon.normalise import NORMALISER_VERSION, Normaliser
-from engine.lexicon.trie import TRIE_SUFFIX, Manifest, SourceInfo, write_list
+from engine.lexicon.trie import Manifest, SourceInfo, write_forms
 
 EXAMPLES = 10
 
@@ -44,9 +44,10 @@ class ImportResult:
     examples: tuple[Rejected, ...]  # the first few rejected lines
 
 
-def list_path(lexicon_dir: Path, name: str) -> Path:
+def list_stem(lexicon_dir: Path, name: str) -> Path:
+    """``<dir>/user-<name>``: the list file adds .marisa (or .dawg for huge lists), the manifest .json."""
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "list"
-    return Path(lexicon_dir) / f"user-{slug}{TRIE_SUFFIX}"
+    return Path(lexicon_dir) / f"user-{slug}"
 
 
 def read_bytes(source: Path) -> bytes:
@@ -105,7 +106,8 @@ def _tokens(text: str) -> Iterator[tuple[int, str]]:
 
 
 def import_list(source: Path, lang: str, name: str, lexicon_dir: Path) -> ImportResult:
-    """Compile ``source`` into ``user-<name>.marisa`` with its manifest in ``lexicon_dir``."""
+    """Compile ``source`` into ``user-<name>.marisa`` (``.dawg`` when it is huge, see
+    trie.DAWG_MIN_FORMS) with its manifest in ``lexicon_dir``."""
     source = Path(source)
     if not name.strip():
         raise LexiconError("a word list needs a name (--name), e.g. NSF-2022")
@@ -148,7 +150,6 @@ def import_list(source: Path, lang: str, name: str, lexicon_dir: Path) -> Import
         sources=(SourceInfo(path=source.name, sha256=sha256_file(source), package="user file"),),
         rejected=rejected,
     )
-    path = list_path(lexicon_dir, name.strip())
-    final = write_list(words, path, manifest)
-    final = write_list_seconds(path, final, time.perf_counter() - started)
-    return ImportResult(path, final, encoding, rejected, tuple(examples))
+    written = write_forms(words, list_stem(lexicon_dir, name.strip()), manifest)
+    final = write_list_seconds(written.path, written.manifest, time.perf_counter() - started)
+    return ImportResult(written.path, final, encoding, rejected, tuple(examples))

@@ -22,7 +22,7 @@ from engine.errors import LexiconError
 from engine.lexicon.core import AcceptAll, Lexicon, is_binding
 from engine.lexicon.languages import Language, expand_path, language
 from engine.lexicon.normalise import Normaliser
-from engine.lexicon.trie import MANIFEST_SUFFIX, TRIE_SUFFIX, Manifest, TrieLexicon
+from engine.lexicon.trie import LIST_SUFFIXES, MANIFEST_SUFFIX, Manifest, list_file, open_list
 
 POSSIBLE_NOTE = "not listed; accepted by the spell-checker"
 
@@ -97,14 +97,21 @@ class Judge:
 
 
 def installed_lists(lexicon_dir: Path) -> list[tuple[Path, Manifest | None, str]]:
-    """Every compiled list in ``lexicon_dir``: (trie path, manifest or None, problem or "")."""
+    """Every compiled list in ``lexicon_dir``: (list file, manifest or None, problem or "").
+
+    A list whose stem has both a .dawg and a .marisa file is shown once, as its .dawg.
+    """
     out: list[tuple[Path, Manifest | None, str]] = []
     directory = Path(lexicon_dir)
     if not directory.is_dir():
         return out
-    for trie_path in sorted(directory.glob(f"*{TRIE_SUFFIX}")):
+    stems = sorted({p.with_suffix("") for suffix in LIST_SUFFIXES for p in directory.glob(f"*{suffix}")})
+    for stem in stems:
+        trie_path = list_file(stem)
+        if trie_path is None:
+            continue
         try:
-            lex = TrieLexicon(trie_path)
+            lex = open_list(trie_path)
             out.append((trie_path, lex.manifest, ""))
         except (LexiconError, OSError) as exc:
             manifest = None
@@ -117,7 +124,7 @@ def installed_lists(lexicon_dir: Path) -> list[tuple[Path, Manifest | None, str]
 
 
 def find_list(lexicon_dir: Path, name: str) -> Path:
-    """The trie file of the list called ``name`` (its manifest name or file stem)."""
+    """The list file (.dawg or .marisa) of the list called ``name`` (its manifest name or file stem)."""
     directory = Path(lexicon_dir)
     candidates = []
     for man_path in sorted(directory.glob(f"*{MANIFEST_SUFFIX}")) if directory.is_dir() else []:
@@ -126,7 +133,8 @@ def find_list(lexicon_dir: Path, name: str) -> Path:
         except (LexiconError, OSError):
             continue
         if name in (manifest.name, man_path.stem):
-            candidates.append(man_path.with_suffix(TRIE_SUFFIX))
+            stem = man_path.with_suffix("")
+            candidates.append(list_file(stem) or stem.with_name(stem.name + manifest.suffix))
     if not candidates:
         raise LexiconError(
             f"no word list named {name!r} in {str(directory)!r}; see `ordvakt lexicon list`, or import one: "
@@ -171,7 +179,7 @@ def open_judge(lang: str, lexicon_dir: Path, lexicon_name: str | None = None) ->
     else:
         path = find_list(lexicon_dir, lexicon_name)
         possible_counts = False  # a list the players chose is the answer of record
-    trie = TrieLexicon(path)
+    trie = open_list(path)
     if trie.lang != language_.code:
         raise LexiconError(
             f"word list {trie.name!r} ({str(path)!r}) is for {trie.lang!r}, not {language_.code!r}"

@@ -1,24 +1,44 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Compiled full-form word lists: a marisa-trie file plus a JSON manifest beside it.
+"""Compiled full-form word lists: a marisa-trie or DAWG file plus a JSON manifest beside it.
 
-The trie is memory-mapped, so loading is a few milliseconds and only the pages a
-lookup touches become resident (and are shared between processes).
+A marisa trie is memory-mapped, so loading is a few milliseconds and only the pages
+a lookup touches become resident (and are shared between processes). Lists that are
+generated from paradigms (Estonian: 13 M forms) share their suffixes, which a DAWG
+(minimised automaton) stores once: 28 MB as marisa, well under 1 MB as a DAWG. DAWGs
+are built with the ``dawg2`` C extension (x86_64 wheels only) and read with it, or,
+where it is not installed (a Raspberry Pi without a compiler), with the pure-Python
+``DAWG2-Python`` reader of the same file format.
+
+``<stem>.marisa`` or ``<stem>.dawg`` share one manifest, ``<stem>.json``, which says
+which of the two it describes; when both files exist the ``.dawg`` is the current one.
 """
 
 from __future__ import annotations
 
+import heapq
+import importlib.util
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from engine.errors import LexiconError
 
 TRIE_SUFFIX = ".marisa"
+DAWG_SUFFIX = ".dawg"
+#: Compiled-list suffixes, the preferred first when a stem has both.
+LIST_SUFFIXES = (DAWG_SUFFIX, TRIE_SUFFIX)
 MANIFEST_SUFFIX = ".json"
 FORMAT = 1
+#: Lists with more distinct forms than this are built as a DAWG when dawg2 is installed.
+#: Below it marisa meets every target on every platform (and reads at full speed on a Pi,
+#: where dawg2 has no wheel and the pure-Python DAWG reader manages ~250 k lookups/s);
+#: above it only paradigm-generated lists occur, where the DAWG is 50-80 times smaller.
+DAWG_MIN_FORMS = 3_000_000
+#: Forms sorted in memory at a time while building; larger lists are merged from sorted runs on disk.
+RUN_FORMS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -43,6 +63,11 @@ class Manifest:
     rejected: int = 0
     build_seconds: float = 0.0
     format: int = FORMAT
+    backend: str = "marisa"  # "marisa" or "dawg": which file beside the manifest it describes
+
+    @property
+    def suffix(self) -> str:
+        return DAWG_SUFFIX if self.backend == "dawg" else TRIE_SUFFIX
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -60,7 +85,7 @@ class Manifest:
         except (OSError, ValueError, TypeError, KeyError) as exc:
             raise LexiconError(
                 f"word-list manifest {str(path)!r} is unreadable ({exc}); delete it and its "
-                f"{TRIE_SUFFIX} file, then rebuild (ordvakt lexicon build LANG) or re-import the list"
+                f"{TRIE_SUFFIX} or {DAWG_SUFFIX} file, then rebuild (ordvakt lexicon build LANG) or re-import the list"
             ) from None
 
 
@@ -75,67 +100,250 @@ def _marisa():
     return marisa_trie
 
 
-def write_list(
-    words: Iterable[str], trie_path: Path, manifest: Manifest, *, num_tries: int | None = None
-) -> Manifest:
-    """Compile ``words`` (already folded) and write trie and manifest atomically; returns the final manifest."""
-    marisa_trie = _marisa()
-    trie_path.parent.mkdir(parents=True, exist_ok=True)
-    kwargs = {"num_tries": num_tries} if num_tries else {}
-    trie = marisa_trie.Trie(words, **kwargs)
-    count = len(trie)
-    fd, tmp = tempfile.mkstemp(prefix=trie_path.name, suffix=".tmp", dir=trie_path.parent)
-    os.close(fd)
+def dawg_builder_available() -> bool:
+    """Whether ``dawg2`` (the C extension that can build DAWGs) is installed."""
+    return importlib.util.find_spec("dawg") is not None
+
+
+def dawg_reader() -> tuple[object, str]:
+    """(module, package name) that reads ``.dawg`` files: dawg2 when installed, else DAWG2-Python."""
     try:
-        trie.save(tmp)
-        size = os.path.getsize(tmp)
-        final = Manifest(**{**asdict(manifest), "sources": manifest.sources, "count": count, "trie_bytes": size})
-        man_path = trie_path.with_suffix(MANIFEST_SUFFIX)
-        man_tmp = man_path.with_suffix(".json.tmp")
-        man_tmp.write_text(final.to_json(), encoding="utf-8")
-        os.replace(tmp, trie_path)
-        os.replace(man_tmp, man_path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return final
+        import dawg
+
+        return dawg, "dawg2"
+    except ImportError:
+        pass
+    try:
+        import dawg_python
+
+        return dawg_python, "DAWG2-Python"
+    except ImportError:
+        raise LexiconError(
+            "reading a .dawg word list needs the Python package 'DAWG2-Python' (any platform) or 'dawg2' "
+            "(x86_64): pip install DAWG2-Python (or re-run python3 device/bootstrap.py)"
+        ) from None
+
+
+class SortedForms:
+    """The distinct forms of ``words`` in code-point order (= UTF-8 byte order, as a DAWG needs).
+
+    At most ``run_forms`` forms are held in memory: larger inputs are sorted in runs
+    written to ``workdir`` and merged lazily. Use as a context manager (it removes the runs).
+    """
+
+    def __init__(self, words: Iterable[str], workdir: Path, run_forms: int = RUN_FORMS) -> None:
+        self._workdir = Path(workdir)
+        self._runs: list[Path] = []
+        self._memory: list[str] = []
+        #: An upper bound on the distinct forms (exact unless runs were spilled).
+        self.bound = 0
+        run: set[str] = set()
+        try:
+            for word in words:
+                run.add(word)
+                if len(run) >= run_forms:
+                    self._spill(run)
+                    run = set()
+            if self._runs:
+                if run:
+                    self._spill(run)
+            else:
+                self._memory = sorted(run)
+                self.bound = len(self._memory)
+        except BaseException:
+            self.close()
+            raise
+
+    def _spill(self, run: set[str]) -> None:
+        fd, name = tempfile.mkstemp(prefix="forms-", suffix=".run", dir=self._workdir)
+        self._runs.append(Path(name))
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.writelines(w + "\n" for w in sorted(run))
+        self.bound += len(run)
+
+    @property
+    def spilled(self) -> bool:
+        return bool(self._runs)
+
+    def __iter__(self) -> Iterator[str]:
+        if not self._runs:
+            yield from self._memory
+            return
+        files = [open(path, encoding="utf-8") for path in self._runs]  # noqa: SIM115 (closed below)
+        try:
+            previous = None
+            for line in heapq.merge(*files):
+                if line != previous:
+                    previous = line
+                    yield line[:-1]
+        finally:
+            for fh in files:
+                fh.close()
+
+    def close(self) -> None:
+        for path in self._runs:
+            path.unlink(missing_ok=True)
+        self._runs = []
+
+    def __enter__(self) -> SortedForms:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True)
+class Written:
+    path: Path
+    manifest: Manifest
+    note: str = ""  # e.g. why a large list was built as marisa
+
+
+def choose_backend(bound: int, backend: str = "auto") -> tuple[str, str]:
+    """("dawg" or "marisa", note) for a list of about ``bound`` distinct forms."""
+    if backend not in ("auto", "dawg", "marisa"):
+        raise LexiconError(f"unknown word-list backend {backend!r}: use auto, dawg or marisa")
+    if backend == "marisa":
+        return "marisa", ""
+    if dawg_builder_available():
+        return ("dawg" if backend == "dawg" or bound > DAWG_MIN_FORMS else "marisa"), ""
+    if backend == "dawg":
+        raise LexiconError(
+            "building a .dawg word list needs the Python package 'dawg2' (x86_64 wheels; elsewhere a C++ "
+            "compiler and Cython): pip install dawg2"
+        )
+    if bound > DAWG_MIN_FORMS:
+        return "marisa", (
+            f"dawg2 is not installed, so these {bound:,} forms were built as a marisa trie (tens of MB; "
+            "pip install dawg2 on x86_64, or copy a .dawg built on another machine, makes it under 1 MB)"
+        )
+    return "marisa", ""
+
+
+def write_forms(words: Iterable[str], stem: Path, manifest: Manifest, *, backend: str = "auto") -> Written:
+    """Compile ``words`` (already folded; any order, repeats allowed) into ``<stem>.dawg`` or
+    ``<stem>.marisa`` (see :func:`choose_backend`) and ``<stem>.json``, atomically.
+
+    The other backend's file, left from an earlier build, is removed.
+    """
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    with SortedForms(words, stem.parent) as forms:
+        kind, note = choose_backend(forms.bound, backend)
+        suffix = DAWG_SUFFIX if kind == "dawg" else TRIE_SUFFIX
+        path = stem.with_name(stem.name + suffix)
+        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+        os.close(fd)
+        try:
+            if kind == "dawg":
+                import dawg
+
+                counted = 0
+
+                def counting() -> Iterator[str]:
+                    nonlocal counted
+                    for word in forms:
+                        counted += 1
+                        yield word
+
+                # CompletionDAWG (not plain DAWG) so the list stays enumerable: words(prefix).
+                dawg.CompletionDAWG(counting(), input_is_sorted=True).save(tmp)
+                count = counted
+            else:
+                trie = _marisa().Trie(forms)
+                count = len(trie)
+                trie.save(tmp)
+                del trie
+            size = os.path.getsize(tmp)
+            final = Manifest(
+                **{**asdict(manifest), "sources": manifest.sources, "count": count, "trie_bytes": size, "backend": kind}
+            )
+            man_path = stem.with_name(stem.name + MANIFEST_SUFFIX)
+            man_tmp = man_path.with_suffix(".json.tmp")
+            man_tmp.write_text(final.to_json(), encoding="utf-8")
+            os.replace(tmp, path)
+            os.replace(man_tmp, man_path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    for other in LIST_SUFFIXES:
+        if other != suffix:
+            stem.with_name(stem.name + other).unlink(missing_ok=True)
+    return Written(path, final, note)
+
+
+def list_file(stem: Path) -> Path | None:
+    """The compiled file of the list ``<stem>`` (the .dawg when both exist), or None."""
+    for suffix in LIST_SUFFIXES:
+        path = stem.with_name(stem.name + suffix)
+        if path.is_file():
+            return path
+    return None
+
+
+def open_list(path: Path, manifest: Manifest | None = None) -> TrieLexicon | DawgLexicon:
+    """The lexicon for a compiled list file, by its suffix."""
+    if Path(path).suffix == DAWG_SUFFIX:
+        return DawgLexicon(path, manifest)
+    return TrieLexicon(path, manifest)
+
+
+def _checked(path: Path, manifest: Manifest | None, backend: str) -> tuple[Manifest, str]:
+    """The list's manifest and the command that repairs it; raises LexiconError when the file is
+    missing, truncated or not the one the manifest describes."""
+    man_path = path.with_suffix(MANIFEST_SUFFIX)
+    if manifest is None:
+        try:
+            manifest = Manifest.read(man_path)
+        except FileNotFoundError:
+            raise LexiconError(
+                f"word list {str(path)!r} has no manifest {man_path.name!r}; rebuild it "
+                "(ordvakt lexicon build LANG) or re-import it (ordvakt lexicon import)"
+            ) from None
+    fix = (
+        f"run: ordvakt lexicon build {manifest.lang}"
+        if manifest.kind == "default"
+        else f"import it again: ordvakt lexicon import FILE --lang {manifest.lang} --name {manifest.name}"
+    )
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise LexiconError(f"word list {str(path)!r} is missing; {fix}") from None
+    if manifest.backend != backend:
+        raise LexiconError(
+            f"word list {str(path)!r} is stale: its manifest {man_path.name!r} describes the "
+            f"{manifest.suffix} file; delete {path.name!r} or {fix}"
+        )
+    if size != manifest.trie_bytes:
+        raise LexiconError(
+            f"word list {str(path)!r} is truncated or corrupt ({size} bytes, manifest says "
+            f"{manifest.trie_bytes}); delete it and {fix}"
+        )
+    return manifest, fix
 
 
 class TrieLexicon:
-    """A memory-mapped full-form list; binding and enumerable."""
+    """A memory-mapped full-form list; binding and enumerable.
+
+    ``TrieLexicon(path)`` on a ``.dawg`` file returns a :class:`DawgLexicon`, so callers
+    that predate DAWG lists keep working; new code should call :func:`open_list`.
+    """
 
     enumerable = True
     binding = True
 
+    def __new__(cls, trie_path: Path, manifest: Manifest | None = None):  # type: ignore[no-untyped-def]
+        if cls is TrieLexicon and Path(trie_path).suffix == DAWG_SUFFIX:
+            return DawgLexicon(trie_path, manifest)
+        return super().__new__(cls)
+
     def __init__(self, trie_path: Path, manifest: Manifest | None = None) -> None:
         trie_path = Path(trie_path)
-        man_path = trie_path.with_suffix(MANIFEST_SUFFIX)
-        if manifest is None:
-            try:
-                manifest = Manifest.read(man_path)
-            except FileNotFoundError:
-                raise LexiconError(
-                    f"word list {str(trie_path)!r} has no manifest {man_path.name!r}; rebuild it "
-                    "(ordvakt lexicon build LANG) or re-import it (ordvakt lexicon import)"
-                ) from None
+        manifest, fix = _checked(trie_path, manifest, "marisa")
         self.manifest = manifest
         self.name = manifest.name
         self.lang = manifest.lang
         self.path = trie_path
-        fix = (
-            f"run: ordvakt lexicon build {manifest.lang}"
-            if manifest.kind == "default"
-            else f"import it again: ordvakt lexicon import FILE --lang {manifest.lang} --name {manifest.name}"
-        )
-        try:
-            size = trie_path.stat().st_size
-        except FileNotFoundError:
-            raise LexiconError(f"word list {str(trie_path)!r} is missing; {fix}") from None
-        if size != manifest.trie_bytes:
-            raise LexiconError(
-                f"word list {str(trie_path)!r} is truncated or corrupt ({size} bytes, manifest says "
-                f"{manifest.trie_bytes}); delete it and {fix}"
-            )
         try:
             self._trie = _marisa().Trie().mmap(str(trie_path))
         except RuntimeError as exc:
@@ -158,3 +366,45 @@ class TrieLexicon:
 
     def __repr__(self) -> str:
         return f"TrieLexicon({self.name!r}, lang={self.lang!r}, {len(self)} words)"
+
+
+class DawgLexicon:
+    """A full-form list stored as a DAWG (read whole: the file is small); binding and enumerable.
+
+    ``reader`` says which package reads it: "dawg2" (C, several M lookups/s) or
+    "DAWG2-Python" (pure Python, ~250 k lookups/s, any platform).
+    """
+
+    enumerable = True
+    binding = True
+
+    def __init__(self, path: Path, manifest: Manifest | None = None) -> None:
+        path = Path(path)
+        manifest, fix = _checked(path, manifest, "dawg")
+        self.manifest = manifest
+        self.name = manifest.name
+        self.lang = manifest.lang
+        self.path = path
+        module, self.reader = dawg_reader()
+        try:
+            self._dawg = module.CompletionDAWG().load(str(path))  # type: ignore[attr-defined]
+        except (OSError, ValueError, IndexError, EOFError, MemoryError) as exc:
+            raise LexiconError(
+                f"word list {str(path)!r} is corrupt ({self.reader}: {exc or type(exc).__name__}); delete it and {fix}"
+            ) from None
+
+    def contains(self, word: str) -> bool:
+        return word in self._dawg
+
+    def __contains__(self, word: str) -> bool:
+        return word in self._dawg
+
+    def __len__(self) -> int:
+        return self.manifest.count
+
+    def words(self, prefix: str = "") -> list[str]:
+        """Every listed word starting with ``prefix`` (for hints and move generation)."""
+        return self._dawg.keys(prefix)
+
+    def __repr__(self) -> str:
+        return f"DawgLexicon({self.name!r}, lang={self.lang!r}, {len(self)} words, read by {self.reader})"
