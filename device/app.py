@@ -85,6 +85,14 @@ class App:
     on_view: Callable[[v.View, Any], None] | None = None
     """Called after each draw with the view and the drawn surface (screenshots, tests)."""
     running: bool = True
+    config: Config = field(default_factory=Config)
+    collaborators: Collaborators | None = None
+    """Shared by every flow the app builds (a new game of another kind gets a new flow over them)."""
+    data_dir: Path | None = None
+    notices: list[v.Notice] = field(default_factory=list)
+    """Start-up warnings, carried over to every flow."""
+    overlay: Any = None
+    """A screen the app runs itself above the flow (new-game form, settings, judge, calibration)."""
     _screen: Any = None
     _ready: bool = False
     _clock_saved: float = float("-inf")
@@ -101,17 +109,143 @@ class App:
         pygame.display.set_caption("Ordvakt")
         self.display = True
 
-    def dispatch(self, item: Any) -> State:
-        """Feed one input to the flow (a ButtonEvent, UiAction or FlowEvent)."""
-        if isinstance(item, FlowEvent):
-            event: FlowEvent | None = item
-        elif isinstance(item, v.UiAction):
-            event = None if item.is_local else event_from_action(item)
+    # -- games ---------------------------------------------------------------------------------------
+    def _collaborators(self) -> Collaborators:
+        if self.collaborators is None:
+            self.collaborators = self.flow.c
+        return self.collaborators
+
+    def _new_flow(self, kind: str) -> Any:
+        c = self._collaborators()
+        c.judge, c.reader = None, None
+        flow = make_flow(kind, c, auto_accept_s=self.config.ui.auto_accept_s, language=self.config.ui.language)
+        if hasattr(flow, "s") and hasattr(flow.s, "notices"):
+            flow.s.notices.extend(self.notices)
+            flow.s.camera_lost = c.camera is None
+        return flow
+
+    def _attach(self, settings: GameSettings) -> None:
+        """Judge and camera reader for ``settings`` (a resumed or new game)."""
+        c = self._collaborators()
+        judge, why = open_judge_or_none(settings)
+        c.judge = judge
+        if judge is None:
+            self._notice(v.Notice("warn.lexicon_missing", v.Severity.WARNING, why))
+        if c.camera is not None and settings.game in ("scrabble", "alfapet"):
+            try:
+                from device.reading import VisionReader
+
+                c.reader = VisionReader(self.board_profile(settings), settings.rules().tileset)
+            except Exception as exc:  # vision is optional: manual entry still works
+                self._notice(v.Notice("warn.camera_lost", v.Severity.WARNING, f"vision: {exc}"))
+
+    def board_profile(self, settings: GameSettings) -> str:
+        """The game's board profile: its own, else a calibrated one saved on this device, else the default."""
+        if settings.board_profile:
+            return settings.board_profile
+        return "scrabscrap"
+
+    def _notice(self, notice: v.Notice) -> None:
+        if all(n.key != notice.key for n in self.notices):
+            self.notices.append(notice)
+        notices = getattr(getattr(self.flow, "s", None), "notices", None)
+        if notices is not None and all(n.key != notice.key for n in notices):
+            notices.append(notice)
+
+    def resume_game(self, game_id: int) -> bool:
+        """Continue a stored game with the flow class of its stored kind; False (and the new-game form
+        with a message) when this build cannot play that kind."""
+        from device.errors import GameUnavailable
+
+        store = self._collaborators().store
+        kind = store.kind(game_id)
+        try:
+            flow = self._new_flow(kind)
+        except GameUnavailable as exc:
+            self.open_new_game_form(message=f"The unfinished game {game_id} cannot be resumed: {exc}")
+            return False
+        self.flow = flow
+        flow.resume(game_id)
+        self._attach(store.load(game_id).settings)
+        self.overlay = None
+        return True
+
+    def start_game(self, settings: GameSettings, meta: Any = None) -> int:
+        """A new game of ``settings.game`` (switching flow class when the kind differs); raises GameUnavailable."""
+        flow = self._new_flow(settings.game)
+        self._attach(settings)
+        self.flow = flow
+        game_id = flow.new_game(settings, meta=meta)
+        self.overlay = None
+        return game_id
+
+    def open_new_game_form(self, message: str = "") -> None:
+        from device.games import NewGameForm
+
+        current = getattr(getattr(self.flow, "s", None), "settings", None)
+        has_game = getattr(getattr(self.flow, "s", None), "game_id", None) is not None
+        self.overlay = NewGameForm(current if has_game and current else self.config.game, language=self.language,
+                                   can_go_back=has_game, message=message, notices=tuple(self.notices))
+
+    @property
+    def language(self) -> str:
+        return getattr(self.flow, "language", self.config.ui.language)
+
+    def view(self) -> v.View:
+        """What the screen shows: the overlay's view when one is open, else the flow's."""
+        if self.overlay is not None:
+            return self.overlay.view()
+        return self.flow.view()
+
+    def dispatch(self, item: Any) -> Any:
+        """Feed one input to the overlay or the flow (a ButtonEvent, UiAction or FlowEvent)."""
+        if self.overlay is not None:
+            return self._dispatch_overlay(item)
+        if isinstance(item, v.UiAction):
+            if item.is_local:
+                return self.flow.state
+            if item.kind is v.ActionKind.NEW_GAME:
+                self.open_new_game_form()
+                return self.flow.state
+            convert = getattr(self.flow, "event_from_action", None) or event_from_action
+            event: FlowEvent | None = convert(item)
+        elif isinstance(item, FlowEvent):
+            event = item
         else:
             event = button_to_event(item)
         if event is None:
             return self.flow.state
-        return self.flow.handle(event)
+        state = self.flow.handle(event)
+        if self.overlay is None and self.flow.view().screen is v.Screen.NEW_GAME:
+            self.open_new_game_form()  # the flow left its game (END -> NEW_GAME)
+        return state
+
+    def _dispatch_overlay(self, item: Any) -> Any:
+        from device.errors import GameUnavailable
+
+        overlay = self.overlay
+        if isinstance(item, FlowEvent):
+            action = _flow_event_action(item)
+        elif isinstance(item, v.UiAction):
+            action = item
+        else:
+            event = button_to_event(item)
+            action = None if event is None else _flow_event_action(event)
+        if action is None or action.is_local:
+            return self.flow.state
+        result = overlay.handle(action)
+        if result is None:
+            return self.flow.state
+        if result == "back":
+            self.overlay = None
+            if getattr(self.flow, "state", None) is State.NEW_GAME and getattr(self.flow.s, "game", None):
+                self.flow.handle(FlowEvent(EventKind.BACK))
+        elif isinstance(result, GameSettings):
+            try:
+                self.start_game(result)
+            except GameUnavailable as exc:
+                overlay.message = str(exc)
+        return self.flow.state
 
     def _pygame_inputs(self) -> None:
         import pygame
@@ -125,7 +259,7 @@ class App:
                     self.inputs.put(KEYS[name])
             elif self.renderer is not None and self._is_touch(e):
                 pos = self._touch_pos(e)
-                view = self.flow.view()
+                view = self.view()
                 action = self.renderer.hit(view, pos)
                 if action is not None:
                     if hasattr(self.renderer, "apply"):
@@ -161,8 +295,11 @@ class App:
             pass
         self._poll_clock()
         self.flow.handle(FlowEvent(EventKind.TICK))
-        now = self.flow.c.now()
-        if self.flow.c.clock is not None and now - self._clock_saved >= CLOCK_SAVE_S:
+        if self.overlay is not None and hasattr(self.overlay, "tick"):
+            if self.overlay.tick(self._collaborators().now()) == "back":
+                self.overlay = None
+        now = self._collaborators().now()
+        if self._collaborators().clock is not None and now - self._clock_saved >= CLOCK_SAVE_S:
             self._clock_saved = now
             self.flow.save_clock()
         self.draw()
@@ -172,19 +309,19 @@ class App:
         self.notifier.watchdog()
 
     def _poll_clock(self) -> None:
-        clock = self.flow.c.clock
+        clock = self._collaborators().clock
         if clock is None:
             return
         from engine.clocks import ClockEventKind
 
-        for event in clock.poll(self.flow.c.now()):
+        for event in clock.poll(self._collaborators().now()):
             if event.kind is ClockEventKind.WARNING:
-                self.flow.c.buzzer and self.flow.c.buzzer.play(_pattern("tick"))
+                self._collaborators().buzzer and self._collaborators().buzzer.play(_pattern("tick"))
             elif event.kind in (ClockEventKind.EXPIRED, ClockEventKind.OVERTIME_LIMIT):
-                self.flow.c.buzzer and self.flow.c.buzzer.play(_pattern("times-up"))
+                self._collaborators().buzzer and self._collaborators().buzzer.play(_pattern("times-up"))
 
     def draw(self) -> Any:
-        view = self.flow.view()
+        view = self.view()
         surface = None
         if self.renderer is not None:
             surface = self.renderer.render(view)
@@ -203,6 +340,14 @@ class App:
         self.notifier.stopping()
 
 
+def _flow_event_action(event: FlowEvent) -> v.UiAction | None:
+    """Keys and buttons on an app screen: confirm/OK/back keep their meaning."""
+    kinds = {EventKind.CONFIRM: v.ActionKind.OK, EventKind.OK: v.ActionKind.OK, EventKind.BACK: v.ActionKind.BACK,
+             EventKind.START: v.ActionKind.START_GAME}
+    kind = kinds.get(event.kind)
+    return None if kind is None else v.UiAction(kind)
+
+
 def _pattern(name: str) -> Any:
     from hardware.buzzer import Pattern
 
@@ -210,12 +355,22 @@ def _pattern(name: str) -> Any:
 
 
 def build_flow(config: Config, store: Store, *, camera: Any = None, reader: Any = None, judge: Any = None,
-               buzzer: Any = None, export_dir: Path | None = None, now: Callable[[], float] | None = None) -> Flow:
+               buzzer: Any = None, export_dir: Path | None = None, now: Callable[[], float] | None = None,
+               kind: str | None = None) -> Any:
+    """The flow for ``kind`` (default: the configured game) over fresh collaborators."""
     import time
 
     collaborators = Collaborators(store=store, camera=camera, reader=reader, judge=judge, buzzer=buzzer,
                                   now=now or time.monotonic, export_dir=export_dir)
-    return Flow(collaborators, auto_accept_s=config.ui.auto_accept_s, language=config.ui.language)
+    return make_flow(kind or config.game.game, collaborators, auto_accept_s=config.ui.auto_accept_s,
+                     language=config.ui.language)
+
+
+def make_flow(kind: str, collaborators: Collaborators, *, auto_accept_s: float, language: str) -> Any:
+    """An instance of the registry's flow class for ``kind`` (raises GameUnavailable)."""
+    from device.games import flow_class_for
+
+    return flow_class_for(kind)(collaborators, auto_accept_s=auto_accept_s, language=language)
 
 
 def open_judge_or_none(settings: GameSettings) -> tuple[Any, str]:
@@ -253,30 +408,25 @@ def build(config: Config, *, headless: bool = False) -> tuple[App, Store]:
             camera = open_camera(hw)
         except HardwareError as exc:
             notices.append(v.Notice("warn.camera_lost", v.Severity.WARNING, str(exc)))
-    settings = config.game
-    judge, why = open_judge_or_none(settings)
-    if judge is None:
-        notices.append(v.Notice("warn.lexicon_missing", v.Severity.WARNING, why))
-    reader = None
-    if camera is not None:
-        from device.reading import VisionReader
-
-        reader = VisionReader(settings.board_profile or "scrabscrap", settings.rules().tileset)
-    flow = build_flow(config, store, camera=camera, reader=reader, judge=judge, buzzer=buzzer,
-                      export_dir=data_dir / "exports")
     if store.notice:
         notices.append(v.Notice("warn.database", v.Severity.ERROR, store.notice))
-    flow.s.notices.extend(notices)
-    if camera is None:
-        flow.s.camera_lost = True
+    import time
+
+    collaborators = Collaborators(store=store, camera=camera, buzzer=buzzer, now=time.monotonic,
+                                  export_dir=data_dir / "exports")
+    app = App(_placeholder_flow(collaborators, config), inputs=inputs, renderer=load_renderer(config.ui.size),
+              size=config.ui.size, pointer=config.ui.pointer, config=config, collaborators=collaborators,
+              data_dir=data_dir, notices=notices)
     game_id = store.unfinished()
     if game_id is not None:
-        flow.resume(game_id)
+        app.resume_game(game_id)
     else:
-        flow.new_game(settings)
-    flow.s.notices.extend(n for n in notices if n not in flow.s.notices)
-    app = App(flow, inputs=inputs, renderer=load_renderer(config.ui.size), size=config.ui.size,
-              pointer=config.ui.pointer)
+        app.open_new_game_form()
     app.open_display(fullscreen=config.ui.fullscreen and not headless, headless=headless)
     app.buttons = buttons  # type: ignore[attr-defined]  # kept open for the app's lifetime
     return app, store
+
+
+def _placeholder_flow(collaborators: Collaborators, config: Config) -> Flow:
+    """A board-game flow without a game (state NEW_GAME) until a game is resumed or started."""
+    return Flow(collaborators, auto_accept_s=config.ui.auto_accept_s, language=config.ui.language)

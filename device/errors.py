@@ -8,3 +8,7 @@ class DeviceError(Exception):
 
 class ConfigError(DeviceError, ValueError):
     """The configuration file is wrong; the message names the file and setting."""
+
+
+class GameUnavailable(DeviceError, LookupError):
+    """A kind of game this build cannot play (unknown, or its flow module is missing)."""

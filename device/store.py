@@ -323,6 +323,13 @@ class Store:
         row = self._db.execute("SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1").fetchone()
         return row[0] if row else None
 
+    def kind(self, game_id: int) -> str:
+        """The stored kind of a game (``scrabble``, ``alfapet``, ``ordskifte``, ``keywords``)."""
+        row = self._db.execute("SELECT kind FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path!r}: no saved game {game_id}")
+        return str(row[0])
+
     def records(self, game_id: int) -> list[dict[str, Any]]:
         rows = self._db.execute("SELECT seq, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         for expected, (seq, _) in enumerate(rows):

@@ -1,0 +1,277 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Which flow class plays which kind of game (the registry the app builds and resumes games with).
+
+``flow_class_for(kind)`` returns the class for ``"scrabble"``, ``"alfapet"`` (both
+:class:`device.flow.Flow`), ``"ordskifte"`` (``device.ordskifte_flow.OrdskifteFlow``) and
+``"keywords"`` (``device.keywords_flow.KeywordsFlow``). The last two are imported lazily, by module
+path, when first asked for; if such a module is missing or fails to import, :class:`GameUnavailable`
+says so (the app shows it as a message and stays on the new-game form: never a crash).
+
+The interface every flow class implements (the app uses nothing else)::
+
+    class SomeFlow:
+        def __init__(self, collaborators: device.flow.Collaborators, *,
+                     auto_accept_s: float, language: str) -> None: ...
+        state: <its state enum>            # property; the app only compares it, never interprets it
+        def new_game(self, settings: device.config.GameSettings,
+                     meta: Mapping[str, Any] | None = None) -> int:   # store.create_game(...), returns the id
+        def resume(self, game_id: int) -> None         # rebuild from store.load(game_id); clocks paused
+        def handle(self, event: device.flow.FlowEvent) -> State   # one transition; unknown events ignored
+        def view(self) -> device.ui.view.View          # what the screen shows now
+        def save_clock(self) -> None                   # store the clock readings (called every few s)
+        def resume_clock(self) -> None                 # restart clocks restored paused
+
+Conventions shared by all flows:
+
+* ``collaborators.store`` is the one :class:`device.store.Store`; a game's kind is
+  ``settings.game`` (stored in the ``games.kind`` column), which is how the app picks the class
+  when it resumes the unfinished game (``Store.kind(game_id)``).
+* The app turns touches into :class:`~device.flow.FlowEvent` with
+  :func:`device.flow.event_from_action`, or, when the flow class has a method
+  ``event_from_action(action) -> FlowEvent | None``, with that (so a flow can accept
+  Ordskifte/Keywords actions: put what you need in ``FlowEvent.text``/``player``/``data``).
+* The app owns the new-game form (:class:`NewGameForm`, below): the ``NEW_GAME`` touch never reaches
+  a flow. On START it builds the flow class of the chosen kind over the same collaborators and calls
+  ``new_game(settings)``. A flow whose ``view().screen`` becomes ``Screen.NEW_GAME`` after an event
+  also makes the app show the form.
+* The app also owns the settings, word-judge and calibration screens (``device.overlays``); while
+  one is open the flow receives only TICK events.
+* TICK events arrive about 50 times a second; PAUSE/RESUME stop and restart the clocks.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from device.config import CHALLENGE_RULES, GAMES, RACK_SIZES, GameSettings
+from device.errors import ConfigError, GameUnavailable
+from device.ui import view as v
+
+#: kind -> "module:Class"; modules load only when that kind is played.
+FLOW_CLASSES: Mapping[str, str] = {
+    "scrabble": "device.flow:Flow",
+    "alfapet": "device.flow:Flow",
+    "ordskifte": "device.ordskifte_flow:OrdskifteFlow",
+    "keywords": "device.keywords_flow:KeywordsFlow",
+}
+
+#: Kinds in the order the new-game form offers them.
+KINDS: tuple[str, ...] = tuple(FLOW_CLASSES)
+
+
+class GameFlow(Protocol):
+    """What the app needs of a flow (see the module docstring)."""
+
+    @property
+    def state(self) -> Any: ...
+
+    def new_game(self, settings: Any, meta: Mapping[str, Any] | None = None) -> int: ...
+
+    def resume(self, game_id: int) -> None: ...
+
+    def handle(self, event: Any) -> Any: ...
+
+    def view(self) -> Any: ...
+
+    def save_clock(self) -> None: ...
+
+    def resume_clock(self) -> None: ...
+
+
+def flow_class_for(kind: str) -> type:
+    """The flow class that plays ``kind``; raises :class:`GameUnavailable` with the reason."""
+    target = FLOW_CLASSES.get(kind)
+    if target is None:
+        raise GameUnavailable(f"game {kind!r} is unknown; expected one of {', '.join(KINDS)}")
+    module_name, _, class_name = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise GameUnavailable(
+            f"game {kind!r} is not available in this version ({module_name} cannot be imported: {exc}); "
+            "choose another game") from None
+    cls = getattr(module, class_name, None)
+    if not isinstance(cls, type):
+        raise GameUnavailable(f"game {kind!r} is not available: {module_name} has no class {class_name}; "
+                              "choose another game")
+    return cls
+
+
+def available(kind: str) -> bool:
+    """True when ``kind`` can be played (its flow module imports)."""
+    try:
+        flow_class_for(kind)
+    except GameUnavailable:
+        return False
+    return True
+
+
+# -- the new-game form -------------------------------------------------------------------------------
+
+#: Languages with a tile set, the form's order (the device's own first).
+FORM_LANGUAGES = ("sv", "nb", "fi", "en", "de", "fr", "pl", "et")
+MINUTES = ("5", "10", "15", "20", "25", "30", "45", "60")
+CLOCKS_FOR = {"scrabble": ("chess", "none"), "alfapet": ("chess", "none"), "ordskifte": ("turn", "none"),
+              "keywords": ("round",)}
+#: Strings keys for the challenge rules (the rest are shown by name).
+RULE_KEYS = {"double": "value.double", "single": "value.single", "void": "value.void",
+             "five-point": "value.five_points", "ten-point": "value.ten_points"}
+RULE_LABELS = {"triple": "Triple (decides the game)"}
+MAX_PLAYERS = {"keywords": 2}
+
+
+class NewGameForm:
+    """The NEW_GAME screen's values: ``handle(SET_OPTION | START_GAME | BACK)``.
+
+    ``handle`` returns None (stay), ``"back"`` (close the form) or the validated
+    :class:`GameSettings` to start. Invalid combinations are refused with a message that says what to
+    change; options that do not apply to the chosen game are shown disabled.
+    """
+
+    def __init__(self, base: GameSettings, *, language: str = "en", can_go_back: bool = True, message: str = "",
+                 notices: tuple[v.Notice, ...] = (), profiles: tuple[str, ...] = (),
+                 lexicons: dict[str, tuple[str, ...]] | None = None) -> None:
+        self.values: dict[str, str] = {
+            "game": base.game, "language": base.language, "lexicon": base.lexicon,
+            "players": str(max(2, min(4, len(base.players)))), "rack_size": str(base.rack_size),
+            "clock_mode": base.clock, "minutes": str(int(base.minutes)) if base.minutes == int(base.minutes)
+            else str(base.minutes), "challenge_rule": base.challenge_rule, "board_profile": base.board_profile,
+        }
+        names = list(base.players) + [f"Player {i + 1}" for i in range(len(base.players), 4)]
+        for i, name in enumerate(names[:4]):
+            self.values[f"player{i + 1}"] = name
+        self.base = base
+        self.language = language
+        self.can_go_back = can_go_back
+        self.message = message
+        self.notices = notices
+        self.profiles = profiles or ("scrabscrap", "classic-scrabble", "alfapet-17")
+        self.lexicons = lexicons or {}
+        self._fit()
+
+    # -- constraints -------------------------------------------------------------------------------
+    def _fit(self) -> None:
+        """Bring dependent values in line with the chosen game (rack size, clock, players)."""
+        game = self.values["game"]
+        if game in RACK_SIZES and int(self.values["rack_size"] or 0) not in RACK_SIZES[game]:
+            self.values["rack_size"] = "7"
+        if self.values["clock_mode"] not in CLOCKS_FOR[game]:
+            self.values["clock_mode"] = CLOCKS_FOR[game][0]
+        top = MAX_PLAYERS.get(game, 4)
+        if int(self.values["players"]) > top:
+            self.values["players"] = str(top)
+        if self.values["minutes"] not in MINUTES:
+            self.values["minutes"] = "25"
+
+    def settings(self) -> GameSettings:
+        """The form as validated settings (raises ConfigError / GameUnavailable with the reason)."""
+        game = self.values["game"]
+        flow_class_for(game)
+        n = int(self.values["players"])
+        names = [self.values[f"player{i + 1}"].strip() for i in range(n)]
+        if len(set(map(str.casefold, names))) != len(names):
+            raise ConfigError(f"players {names!r}: two players have the same name; give each a different one")
+        table: dict[str, Any] = {
+            "game": game, "language": self.values["language"], "players": names,
+            "clock": self.values["clock_mode"], "minutes": float(self.values["minutes"]),
+            "lexicon": self.values["lexicon"], "board_profile": self.values["board_profile"],
+        }
+        if game in RACK_SIZES:
+            table["rack_size"] = int(self.values["rack_size"])
+        if game in ("scrabble", "alfapet"):
+            table["challenge_rule"] = self.values["challenge_rule"]
+        settings = GameSettings.from_dict(table, "new game")
+        if not 2 <= len(settings.players) <= MAX_PLAYERS.get(game, 4):
+            raise ConfigError(f"players {names!r}: {game} needs 2 to {MAX_PLAYERS.get(game, 4)} players")
+        if game in ("scrabble", "alfapet"):
+            try:
+                settings.rules()
+            except Exception as exc:  # engine data errors: the combination has no rules
+                raise ConfigError(f"{game} in {settings.language!r} cannot be set up: {exc}") from None
+        return settings
+
+    # -- events --------------------------------------------------------------------------------------
+    def handle(self, action: v.UiAction) -> GameSettings | str | None:
+        kind = action.kind
+        if kind is v.ActionKind.BACK:
+            if self.can_go_back:
+                return "back"
+            self.message = "There is no game to go back to: choose the options and press START."
+            return None
+        if kind is v.ActionKind.SET_OPTION:
+            self.set(action.key, action.text)
+            return None
+        if kind in (v.ActionKind.START_GAME, v.ActionKind.OK):
+            try:
+                return self.settings()
+            except (ConfigError, GameUnavailable) as exc:
+                self.message = str(exc)
+                return None
+        return None
+
+    def set(self, key: str, value: str) -> None:
+        if key not in self.values:
+            self.message = f"unknown option {key!r}"
+            return
+        if key.startswith("player") and key != "players":
+            value = " ".join(value.split())[:16]
+            if not value:
+                self.message = "a player's name cannot be empty"
+                return
+        self.values[key] = value
+        if key == "language":
+            self.values["lexicon"] = ""
+        self.message = ""
+        self._fit()
+
+    # -- view ----------------------------------------------------------------------------------------
+    def options(self) -> tuple[v.Option, ...]:
+        game = self.values["game"]
+        board = game in ("scrabble", "alfapet")
+        val = self.values
+        lexicons = ("",) + self.lexicons.get(val["language"], ())
+        opts = [
+            v.Option("game", "option.game", val["game"],
+                     tuple(v.Choice(g, label_key=f"value.{g}") for g in GAMES)),
+            v.Option("language", "option.language", val["language"],
+                     tuple(v.Choice(x, x.upper()) for x in FORM_LANGUAGES)),
+            v.Option("lexicon", "option.lexicon", val["lexicon"],
+                     tuple(v.Choice(x, x or "Standard") for x in lexicons), enabled=len(lexicons) > 1),
+            v.Option("players", "option.players", val["players"],
+                     tuple(v.Choice(str(n), str(n)) for n in range(2, MAX_PLAYERS.get(game, 4) + 1))),
+        ]
+        opts += [v.Option(f"player{i + 1}", f"label.player_n:{i + 1}", val[f"player{i + 1}"], text=True)
+                 for i in range(int(val["players"]))]
+        sizes = RACK_SIZES.get(game, (7,))
+        opts += [
+            v.Option("rack_size", "option.rack_size", val["rack_size"], tuple(v.Choice(str(n), str(n)) for n in sizes),
+                     enabled=game in RACK_SIZES),
+            v.Option("clock_mode", "option.clock_mode", val["clock_mode"],
+                     tuple(v.Choice(c, label_key=f"value.{c}") for c in CLOCKS_FOR[game])),
+            v.Option("minutes", "option.minutes", val["minutes"], tuple(v.Choice(m, m) for m in MINUTES),
+                     enabled=val["clock_mode"] == "chess"),
+            v.Option("challenge_rule", "option.challenge_rule", val["challenge_rule"],
+                     tuple(v.Choice(r, RULE_LABELS.get(r, ""), RULE_KEYS.get(r, "")) for r in CHALLENGE_RULES),
+                     enabled=board),
+            v.Option("board_profile", "option.board", val["board_profile"],
+                     tuple(v.Choice(p, _profile_label(p)) for p in ("",) + self.profiles), enabled=board),
+        ]
+        return tuple(opts)
+
+    def view(self) -> v.View:
+        problem = ""
+        try:
+            self.settings()
+        except (ConfigError, GameUnavailable) as exc:
+            problem = str(exc)
+        return v.View(v.Screen.NEW_GAME, language=self.language, game=v.GameKind(self.values["game"]),
+                      form=v.FormView(self.options(), can_start=not problem), message=self.message or problem,
+                      warnings=self.notices, alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZÅÄÖÆØ -")
+
+
+def _profile_label(profile: str) -> str:
+    if not profile:
+        return "Automatic"
+    return profile.rsplit("/", 1)[-1].removesuffix(".toml")
