@@ -39,7 +39,8 @@ def main() -> int:
     for game in sorted(p for p in DATA.iterdir() if p.is_dir()):
         record = load_record(next(game.glob("*.gcg")))
         reader = BoardReader(load_profile("scrabscrap"), rules.tileset)
-        result = replay_photos(game, reader, rules, record=record)
+        # The scrabscrap records use lettered rows (game03 says so, the others do not).
+        result = replay_photos(game, reader, rules, record=record, orientation=True)
         move_ms += [t.seconds * 1000 for t in result.turns]
         print(f"{game.name}: matched {result.matched}/{len(result.compared)} turns; "
               f"record errors: {len(result.record_errors)}")

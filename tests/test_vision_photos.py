@@ -72,7 +72,7 @@ def test_full_board_letters(variant):
 def test_replay_game01_matches_every_move_and_flags_the_record_error():
     rules = Rules.scrabble("de")
     record = load_record(next((DATA / "game01").glob("*.gcg")))
-    result = replay_photos(DATA / "game01", reader(rules), rules, record=record)
+    result = replay_photos(DATA / "game01", reader(rules), rules, record=record, orientation=True)
     bad = [(t.photo.name, t.text, t.expected) for t in result.compared if not t.match]
     assert not bad
     assert len(result.compared) == 27

@@ -135,7 +135,8 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
             raise ValueError("propose() needs reader= and frame= to read cells the reading did not read")
         from vision import colour
 
-        tiles.update(reader.read_tiles(colour.normalise(frame), reading.geometry, missing))
+        gains = reading.gains if reading.gains is not None else colour.white_gains(frame)
+        tiles.update(reader.read_tiles(frame, reading.geometry, missing, gains=gains))
     new = [tiles[sq] for sq in new_squares]
     blank_like = [t.square for t in new if t.guess is None]
     blanks_left = rules.tileset.blanks - sum(1 for _, cell in base if cell.blank)

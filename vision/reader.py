@@ -26,6 +26,8 @@ OCC_CELL_PX = 24
 WARP_MARGIN = 0.5
 #: A cell whose colour is this many class-spreads from everything it may be is "hidden".
 ANOMALY_LIMIT = 4.0
+#: Above this many cells to read, one warp of the whole grid is cheaper than a warp per cell.
+_WHOLE_WARP_FROM = 12
 
 
 class ReadingStatus(enum.Flag):
@@ -62,6 +64,8 @@ class BoardReading:
     tiles: dict[Square, TileReading] = field(default_factory=dict)
     hidden: tuple[Square, ...] = ()
     seconds: float = 0.0
+    #: White-balance gains (B, G, R) of the frame, so its cells can be read later without re-measuring.
+    gains: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def occupied(self) -> set[Square]:
         if self.occupancy is None:
@@ -119,12 +123,14 @@ class BoardReader:
     def read(self, frame: np.ndarray, *, cells: Iterable[Square] | None = None) -> BoardReading:
         """Locate, classify every cell, and read the letters of ``cells`` (default: every tile)."""
         t0 = time.perf_counter()
-        norm = colour.normalise(frame)
+        # The gains are applied to each warped image, never to the full-resolution frame (cheaper, same result).
+        gains = colour.white_gains(frame)
         try:
-            geom = self.locator(norm)
+            geom = self.locator(frame, gains)
         except BoardNotFound:
-            return BoardReading(ReadingStatus.BOARD_NOT_FOUND, None, None, seconds=time.perf_counter() - t0)
-        small = geom.warp(norm, OCC_CELL_PX)
+            return BoardReading(ReadingStatus.BOARD_NOT_FOUND, None, None, seconds=time.perf_counter() - t0,
+                                gains=gains)
+        small = colour.apply_gains(geom.warp(frame, OCC_CELL_PX), gains)
         occ = occupancy.classify(
             occupancy.cell_colours(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), geom.grid, OCC_CELL_PX),
             self._codes, self.profile,
@@ -138,28 +144,44 @@ class BoardReader:
             status |= ReadingStatus.UNCERTAIN_CELL
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
                   if occ.state[sq.row, sq.col] == occupancy.CellState.TILE]
-        tiles = self.read_tiles(norm, geom, wanted)
+        tiles = self.read_tiles(frame, geom, wanted, gains=gains)
         if any(t.guess is not None and t.guess.confidence < 0.02 for t in tiles.values()):
             status |= ReadingStatus.LOW_CONFIDENCE
-        return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0)
+        return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0, gains)
 
     @staticmethod
     def _tile_squares(occ: occupancy.Occupancy) -> list[Square]:
         rows, cols = np.nonzero(occ.state == occupancy.CellState.TILE)
         return [Square(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
 
-    def read_tiles(self, norm: np.ndarray, geom: Geometry, squares: Iterable[Square]) -> dict[Square, TileReading]:
-        """Read only these cells: each is warped on its own, so the cost grows with the tiles read."""
+    def read_tiles(self, frame: np.ndarray, geom: Geometry, squares: Iterable[Square], *,
+                   gains: np.ndarray | None = None) -> dict[Square, TileReading]:
+        """Read only these cells of ``frame`` (white-balanced by ``gains``; None: it already is).
+
+        A few cells are warped one by one, so a move costs only its own tiles; many cells (a full
+        board) share one warp of the whole grid.
+        """
         out = {}
-        to_canon = geom.to_canonical(CELL_PX, WARP_MARGIN)
+        squares = list(squares)
         pad = glyphs.CROP_PAD * CELL_PX
         size = int(round(CELL_PX + 2 * pad))
+        whole = None
+        if len(squares) > _WHOLE_WARP_FROM:
+            whole = colour.apply_gains(geom.warp(frame, CELL_PX, WARP_MARGIN), gains) if gains is not None \
+                else geom.warp(frame, CELL_PX, WARP_MARGIN)
+        to_canon = geom.to_canonical(CELL_PX, WARP_MARGIN)
         for sq in squares:
             x0 = (WARP_MARGIN + sq.col) * CELL_PX - pad
             y0 = (WARP_MARGIN + sq.row) * CELL_PX - pad
-            shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-            crop = cv2.warpPerspective(norm, shift @ to_canon, (size, size), flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE)
+            if whole is not None and x0 >= 0 and y0 >= 0:
+                ix, iy = int(round(x0)), int(round(y0))
+                crop = whole[iy : iy + size, ix : ix + size]
+            else:
+                shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+                crop = cv2.warpPerspective(frame, shift @ to_canon, (size, size), flags=cv2.INTER_LINEAR,
+                                           borderMode=cv2.BORDER_REPLICATE)
+                if gains is not None:
+                    crop = colour.apply_gains(crop, gains)
             glyph = glyphs.extract(crop, CELL_PX)
             guess = None if glyph.is_blank else self.classifier.classify(glyph, k=4)
             out[sq] = TileReading(sq, glyph, guess)

@@ -23,7 +23,7 @@ from engine.moves import Exchange, PlacedTile, Placement, Withdraw
 from engine.rules import Rules
 from vision.diff import DiffProblem, Proposal, ProposalKind, propose
 from vision.errors import VisionError
-from vision.reader import BoardReader, load_frame
+from vision.reader import BoardReader, BoardReading, load_frame
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 #: Only letters read with at least this margin teach the classifier (self-training must not learn its errors).
@@ -54,6 +54,7 @@ class Turn:
     seconds: float
     expected: str | None = None  # the record's move for this photo
     match: bool | None = None
+    reading: BoardReading | None = field(default=None, repr=False)
 
 
 @dataclass
@@ -84,15 +85,18 @@ def _tiles_key(placement: Placement) -> set[tuple]:
 def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tuple[str, str] = ("Player1", "Player2"),
                   record: GcgRecord | None = None, learn: bool = True,
                   orientation: bool | None = None) -> ReplayResult:
-    """Replay the photos; ``orientation`` True/False forces lettered rows/standard GCG, None guesses it."""
+    """Replay the photos. ``orientation`` says how the record names positions: True lettered rows, False
+    standard GCG, None what the record's own ``#orientation`` pragma says (standard without one).
+
+    The orientation is a property of the record, never guessed from the photos: a guess made on a
+    badly lit or tilted photo would silently transpose every comparison.
+    """
     game = Game(rules, list(players))
     result = ReplayResult(game)
     truth: dict[int, tuple] = {}
     folder_photos = photos(folder)
     if record is not None:
         lettered = record.lettered_rows if orientation is None else orientation
-        if orientation is None and not record.lettered_rows:
-            lettered = _guess_lettered(record, reader, rules, folder_photos[0])
         rp = replay_record(record, rules=rules, lettered_rows=lettered)
         result.record_errors = [str(m) for m in rp.mismatches]
         ref = Game(rules, list(players))
@@ -113,7 +117,7 @@ def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: t
         number = image_number(photo)
         expected_event = truth.get(number) if number is not None else None
         if proposal.kind in (ProposalKind.COVERED, ProposalKind.NO_BOARD, ProposalKind.CONFLICT):
-            result.turns.append(Turn(photo, proposal, text, seconds))
+            result.turns.append(Turn(photo, proposal, text, seconds, reading=reading))
             continue
         if proposal.removed and last_placement is not None and last_owner is not None \
                 and not proposal.problems & DiffProblem.NOT_A_WITHDRAWAL:
@@ -139,7 +143,7 @@ def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: t
         elif text != "withdrawn":
             game.play(Exchange(count=0) if proposal.kind is ProposalKind.UNCHANGED else Exchange(), check=False)
             text = "exchange or pass"
-        turn = Turn(photo, proposal, text, seconds)
+        turn = Turn(photo, proposal, text, seconds, reading=reading)
         if expected_event is not None:
             turn.expected, turn.match = _compare(expected_event, proposal, game)
         result.turns.append(turn)
@@ -158,25 +162,6 @@ def _compare(expected: tuple, proposal: Proposal, game: Game) -> tuple[str, bool
     if isinstance(move, Exchange) or move.__class__.__name__ == "Pass":
         return "exchange or pass", proposal.kind is ProposalKind.UNCHANGED
     return move.__class__.__name__.lower(), proposal.placement is None
-
-
-def _guess_lettered(record: GcgRecord, reader: BoardReader, rules: Rules, first_photo: Path) -> bool:
-    """Which reading of the record's positions matches the tiles on the first photo (records from some
-    German clubs use lettered rows without saying so)."""
-    seen = reader.read(load_frame(first_photo), cells=[]).occupied()
-    best, best_overlap = False, -1
-    for lettered in (False, True):
-        try:
-            game = replay_record(record, rules=rules, lettered_rows=lettered).game
-        except Exception:  # noqa: BLE001 - a reading that does not even replay is simply not the one
-            continue
-        first = next((e.move for e in game.events if isinstance(e.move, Placement)), None)
-        if first is None:
-            continue
-        overlap = len({t.square for t in first.letter_tiles} & seen)
-        if overlap > best_overlap:
-            best, best_overlap = lettered, overlap
-    return best
 
 
 def load_record(path: Path) -> GcgRecord:

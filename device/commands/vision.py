@@ -24,8 +24,10 @@ def register(sub) -> None:
     p.add_argument("--gcg", type=Path, help="compare every turn with this record")
     p.add_argument("--out", type=Path, help="write the reconstructed game as GCG")
     p.add_argument("--timing", action="store_true", help="print timing figures on stderr")
-    p.add_argument("--orientation", choices=("auto", "lettered-rows", "standard"), default="auto",
-                   help="how the --gcg record names positions (default: guess from the first photo)")
+    p.add_argument("--orientation", choices=("record", "lettered-rows", "standard"), default="record",
+                   help="how the --gcg record names positions: lettered-rows (rows A-O from the top, as in "
+                        "many German club records) or standard GCG; default: the record's #orientation pragma, "
+                        "standard without one")
     p.set_defaults(func=run_replay)
 
     p = sub.add_parser("calibrate", help="make a board profile from a photo of the empty board")
@@ -78,7 +80,7 @@ def run_replay(args: argparse.Namespace) -> int:
     players = ("Player1", "Player2")
     if record is not None and len(record.players) == 2:
         players = tuple(p.nick for p in record.players)  # type: ignore[assignment]
-    orientation = {"auto": None, "lettered-rows": True, "standard": False}[args.orientation]
+    orientation = {"record": None, "lettered-rows": True, "standard": False}[args.orientation]
     result = replay_photos(args.folder, reader, rules, players=players, record=record, orientation=orientation)
     for turn in result.turns:
         line = f"{turn.photo.name}: {turn.text}"
