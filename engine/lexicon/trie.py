@@ -228,7 +228,7 @@ def write_forms(words: Iterable[str], stem: Path, manifest: Manifest, *, backend
     """
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    with SortedForms(words, stem.parent) as forms:
+    with SortedForms(words, stem.parent, RUN_FORMS) as forms:
         kind, note = choose_backend(forms.bound, backend)
         suffix = DAWG_SUFFIX if kind == "dawg" else TRIE_SUFFIX
         path = stem.with_name(stem.name + suffix)

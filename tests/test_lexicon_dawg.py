@@ -1,0 +1,232 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""DAWG word lists: same answers as marisa on real words, both readers, corrupt files,
+the dawg2-missing fall-back, and lists that exist as .dawg, .marisa or both."""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+import engine.lexicon.trie as trie_mod
+from device import paths
+from device.cli import main
+from engine.errors import LexiconError
+from engine.lexicon import DawgLexicon, TrieLexicon, open_judge, open_list
+from engine.lexicon.build import (
+    build_default,
+    clean_forms,
+    default_is_current,
+    default_list_path,
+    read_word_file,
+    source_installed,
+)
+from engine.lexicon.importing import import_list
+from engine.lexicon.judge import find_list, installed_lists
+from engine.lexicon.languages import language
+from engine.lexicon.normalise import NORMALISER_VERSION, Normaliser
+from engine.lexicon.trie import Manifest, SortedForms, write_forms
+
+pytest.importorskip("dawg", reason="dawg2 (the DAWG builder) is not installed: pip install dawg2 (x86_64)")
+
+
+def manifest(lang: str, name: str = "test-list") -> Manifest:
+    return Manifest(name=name, lang=lang, count=0, trie_bytes=0, normaliser_version=NORMALISER_VERSION, kind="user")
+
+
+def mutants(words: list[str], alphabet: str, rnd: random.Random) -> list[str]:
+    out = []
+    for w in words:
+        i = rnd.randrange(len(w))
+        out.append(w[:i] + rnd.choice(alphabet) + w[i + 1 :])
+    return out
+
+
+def both_backends(words: list[str], directory: Path, lang: str) -> tuple[TrieLexicon, DawgLexicon]:
+    m = write_forms(words, directory / "m" / "list", manifest(lang), backend="marisa")
+    d = write_forms(words, directory / "d" / "list", manifest(lang), backend="dawg")
+    assert m.path.suffix == ".marisa" and d.path.suffix == ".dawg"
+    assert m.manifest.count == d.manifest.count == len(set(words))
+    marisa, dawg_ = open_list(m.path), open_list(d.path)
+    assert isinstance(marisa, TrieLexicon) and isinstance(dawg_, DawgLexicon)
+    return marisa, dawg_
+
+
+@pytest.fixture(scope="module")
+def bokmaal() -> list[str]:
+    lang = language("nb")
+    if not source_installed(lang.sources[0]):
+        pytest.skip(f"{lang.sources[0].resolved()} is not installed (apt-get install {lang.sources[0].package})")
+    forms = clean_forms(read_word_file(lang.sources[0].resolved()), Normaliser.for_language(lang), False)
+    return random.Random(5).sample(sorted(set(forms)), 30_000)
+
+
+def test_dawg_and_marisa_agree_on_a_real_list(bokmaal: list[str], tmp_path: Path) -> None:
+    rnd = random.Random(7)
+    listed = bokmaal[:20_000]  # the other 10,000 are real words that are not listed
+    marisa, dawg_ = both_backends(listed * 2, tmp_path, "nb")  # repeats are allowed
+    probe = listed[:2000] + bokmaal[20_000:] + mutants(listed[:2000], language("nb").alphabet, rnd)
+    answers = [marisa.contains(w) for w in probe]
+    assert answers == [dawg_.contains(w) for w in probe]
+    assert all(answers[:2000]) and not any(answers[2000:12_000])
+    assert sorted(dawg_.words("SKJ")) == sorted(marisa.words("SKJ")) != []
+    assert len(dawg_) == len(marisa) == 20_000
+
+
+def test_pure_python_reader_gives_the_same_answers(
+    bokmaal: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("dawg_python", reason="DAWG2-Python is not installed: pip install DAWG2-Python")
+    marisa, fast = both_backends(bokmaal[:10_000], tmp_path, "nb")
+    assert fast.reader == "dawg2"
+    monkeypatch.setitem(sys.modules, "dawg", None)  # as on a Pi where dawg2 has no wheel
+    slow = DawgLexicon(fast.path)
+    assert slow.reader == "DAWG2-Python"
+    probe = bokmaal[5000:15_000] + mutants(bokmaal[:3000], language("nb").alphabet, random.Random(2))
+    assert [slow.contains(w) for w in probe] == [marisa.contains(w) for w in probe]
+    assert sorted(slow.words("SKJ")) == sorted(marisa.words("SKJ"))
+    # Without dawg2 nothing can build a DAWG, so a large list falls back to marisa and says so.
+    monkeypatch.setattr(trie_mod, "DAWG_MIN_FORMS", 100)
+    written = write_forms(bokmaal[:1000], tmp_path / "fallback", manifest("nb"))
+    assert written.path.suffix == ".marisa" and "dawg2 is not installed" in written.note
+    with pytest.raises(LexiconError, match="pip install dawg2"):
+        write_forms(bokmaal[:1000], tmp_path / "forced", manifest("nb"), backend="dawg")
+
+
+def test_sorted_runs_merge_to_the_distinct_sorted_forms(tmp_path: Path) -> None:
+    rnd = random.Random(3)
+    words = ["".join(rnd.choice("ABZÕÄÖÜŠŽ") for _ in range(rnd.randint(2, 6))) for _ in range(5000)]
+    with SortedForms(iter(words), tmp_path, run_forms=700) as forms:
+        assert forms.spilled and forms.bound >= len(set(words))
+        # Code-point order is UTF-8 byte order, the order a DAWG must be fed in.
+        assert list(forms) == sorted(set(words), key=lambda w: w.encode("utf-8"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_large_list_becomes_a_dawg_from_spilled_runs(
+    bokmaal: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(trie_mod, "DAWG_MIN_FORMS", 5000)
+    monkeypatch.setattr(trie_mod, "RUN_FORMS", 3000)
+    small = write_forms(bokmaal[:4000], tmp_path / "small", manifest("nb"))
+    large = write_forms(bokmaal, tmp_path / "large", manifest("nb"))
+    assert small.path.suffix == ".marisa" and large.path.suffix == ".dawg"
+    assert large.manifest.count == len(bokmaal) and large.manifest.backend == "dawg"
+    lex = open_list(large.path)
+    assert all(lex.contains(w) for w in bokmaal[::7])
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".dawg", ".json", ".json", ".marisa"]
+
+
+@pytest.fixture(scope="module")
+def estonian_sample() -> tuple[list[str], list[str]]:
+    """All forms of 400 random Estonian stems, expanded from the real et_EE hunspell dictionary."""
+    from engine.lexicon.expand import expand_parsed, load_dictionary
+
+    lang = language("et")
+    source = lang.sources[0]
+    if not source_installed(source):
+        pytest.skip(f"{source.resolved()} is not installed (apt-get install {source.package})")
+    aff, dic = load_dictionary(source.resolved())
+    forbid = aff.FORBIDDENWORD or "\0"
+    chosen = random.Random(11).sample(dic.words, 400) + [w for w in dic.words if forbid in w.flags]
+    forms = sorted(
+        set(clean_forms(expand_parsed(aff, types.SimpleNamespace(words=chosen)), Normaliser.for_language(lang), False))
+    )
+    assert len(forms) > 2000
+    rnd = random.Random(12)
+    real = rnd.sample(forms, 2000)
+    return forms, real + mutants(real, lang.alphabet, rnd)
+
+
+def test_dawg_and_marisa_agree_on_real_estonian_forms(estonian_sample, tmp_path: Path) -> None:
+    forms, probe = estonian_sample
+    marisa, dawg_ = both_backends(forms, tmp_path, "et")
+    answers = [marisa.contains(w) for w in probe]
+    assert all(answers[:2000]) and not all(answers[2000:])
+    assert [dawg_.contains(w) for w in probe] == answers
+
+
+def test_installed_estonian_list_takes_the_real_forms(estonian_sample, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The machine's default et list (built by the bootstrap) holds every sampled form; read as a
+    DAWG, both readers give the same answers on the forms and their mutants."""
+    installed = paths.lexicon_dir()
+    if not default_is_current(installed, "et"):
+        pytest.skip(f"no current default Estonian list in {installed} (ordvakt lexicon build et)")
+    _, probe = estonian_sample
+    lex = open_list(default_list_path(installed, "et"))
+    answers = [lex.contains(w) for w in probe]
+    assert all(answers[:2000])
+    if isinstance(lex, DawgLexicon) and _has_dawg_python():
+        monkeypatch.setitem(sys.modules, "dawg", None)
+        slow = open_list(lex.path)
+        if isinstance(slow, DawgLexicon):
+            assert slow.reader == "DAWG2-Python"
+            assert [slow.contains(w) for w in probe] == answers
+
+
+def _has_dawg_python() -> bool:
+    try:
+        import dawg_python  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("reader", ["dawg2", "DAWG2-Python"])
+def test_corrupt_or_truncated_dawg_names_file_and_fix(
+    reader: str, bokmaal: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written = write_forms(bokmaal[:5000], tmp_path / "user-nsf", manifest("nb", "NSF"), backend="dawg")
+    if reader == "DAWG2-Python":
+        pytest.importorskip("dawg_python")
+        monkeypatch.setitem(sys.modules, "dawg", None)
+    path = written.path
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(LexiconError, match="truncated or corrupt") as info:
+        DawgLexicon(path)
+    assert str(path) in str(info.value) and "ordvakt lexicon import FILE --lang nb --name NSF" in str(info.value)
+    path.write_bytes(b"\x07garbage" * (len(data) // 8) + b"\x01" * (len(data) % 8))
+    with pytest.raises(LexiconError, match="corrupt") as info:
+        DawgLexicon(path)
+    assert str(path) in str(info.value) and "ordvakt lexicon import" in str(info.value)
+
+
+def test_lists_as_dawg_marisa_or_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    lang = language("nb")
+    if not source_installed(lang.sources[0]):
+        pytest.skip(f"{lang.sources[0].resolved()} is not installed (apt-get install {lang.sources[0].package})")
+    monkeypatch.setenv("ORDVAKT_DATA_DIR", str(tmp_path))
+    lexdir = paths.lexicon_dir()
+    old = build_default("nb", lexdir, backend="marisa")
+    assert old.path.suffix == ".marisa" and default_is_current(lexdir, "nb")  # counts as built
+    stale = old.path.read_bytes()
+    new = build_default("nb", lexdir, backend="dawg")
+    assert new.path.suffix == ".dawg" and not old.path.exists()  # the rebuild replaced the .marisa
+    assert default_list_path(lexdir, "nb") == new.path
+    old.path.write_bytes(stale)  # both present: the .dawg (described by the manifest) wins
+    assert default_list_path(lexdir, "nb") == new.path and default_is_current(lexdir, "nb")
+    with pytest.raises(LexiconError, match="stale"):
+        open_list(old.path)
+    assert [p for p, _, _ in installed_lists(lexdir)] == [new.path]
+    assert find_list(lexdir, "default-nb") == new.path == find_list(lexdir, new.manifest.name)
+    verdict = open_judge("nb", lexdir).judge_play(["STJELE", "SKJELETT", "KUSINE"])
+    assert verdict.acceptable and verdict.words[0].source == new.manifest.name
+    assert not open_judge("nb", lexdir).judge_play(["OSLO"]).acceptable
+    # A user list large enough to become a DAWG, through the commands.
+    monkeypatch.setattr(trie_mod, "DAWG_MIN_FORMS", 2)
+    src = tmp_path / "mine.txt"
+    src.write_text("hus\nhytte\nfjell\n", encoding="utf-8")
+    result = import_list(src, "nb", "Mine", lexdir)
+    assert result.path.suffix == ".dawg" and result.manifest.count == 3
+    assert main(["lexicon", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "Mine" in out and new.manifest.name in out and "UNUSABLE" not in out
+    assert main(["judge", "--lexicon", "Mine", "HYTTE", "FJELL"]) == 0
+    assert main(["judge", "--lexicon", "Mine", "HYTTE", "STJELE"]) == 1
+    assert isinstance(TrieLexicon(result.path), DawgLexicon)  # older callers' TrieLexicon(path) still works
