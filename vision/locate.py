@@ -20,6 +20,8 @@ from vision.errors import BoardNotFound
 from vision.profile import BoardProfile
 
 _SEARCH_WIDTH = 240
+#: A "line" beyond the lattice with this share of the lattice's contrast means the lattice slipped.
+_BEYOND_LIMIT = 0.2
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,34 @@ _PITCH_STEPS = np.linspace(-0.04, 0.04, 17)
 _START_STEPS = np.arange(-0.45, 0.451, 0.05)
 
 
+def _board_weight(warped: np.ndarray, cell_px: int, tile: tuple[int, int, int] | None) -> np.ndarray:
+    """Per pixel, how much the neighbourhood looks like bare board rather than tiles (0..1).
+
+    Tiles hide the printed lines and their letters draw line-like strokes mid-cell, so the lattice is
+    measured where the board shows. Smoothed over a cell, so a line between two empty cells keeps its
+    full weight and one beside a tile half of it.
+    """
+    if tile is None or warped.ndim != 3:
+        return np.ones(warped.shape[:2], np.float32)
+    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
+    ref = _lab(tile)
+    # Colour only: a letter's dark ink must still count as tile.
+    dist = np.hypot(lab[..., 1] - ref[1], lab[..., 2] - ref[2])
+    # Relative to the frame's own spread, so no fixed colour threshold is needed.
+    scale = max(float(np.percentile(dist[::4, ::4], 75)), 1e-3)
+    tile_like = (dist < 0.35 * scale).astype(np.uint8)
+    k = max(3, cell_px // 3) | 1
+    tile_like = cv2.morphologyEx(tile_like, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    weight = cv2.blur(1.0 - tile_like.astype(np.float32), (cell_px // 2, cell_px // 2))
+    return weight + 1e-3
+
+
+def _band_profile(lines: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Weighted mean over the rows of a band (every third row is plenty)."""
+    lw, ww = lines[::3], weight[::3]
+    return (lw * ww).sum(axis=0) / ww.sum(axis=0)
+
+
 def _fit_axis(profile_1d: np.ndarray, n_lines: int, start: float, pitch: float) -> tuple[float, float, float]:
     """Best lattice (start, pitch) near the guess for a 1-D line response; returns (start, pitch, score).
 
@@ -144,7 +174,7 @@ def _fit_axis(profile_1d: np.ndarray, n_lines: int, start: float, pitch: float) 
 
 
 def refine_on_lines(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: int = 24,
-                    gains: np.ndarray | None = None) -> Geometry:
+                    gains: np.ndarray | None = None, tile: tuple[int, int, int] | None = None) -> Geometry:
     """Snap a grid guess onto the printed grid lines.
 
     The vertical lines are fitted as a lattice in a band near the top and one near the bottom, the
@@ -161,13 +191,14 @@ def refine_on_lines(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: 
     c_near, c_far = (start + band / 2), (start + grid * cell_px - band / 2)
     for _ in range(3):
         to_canon = geom.to_canonical(cell_px, margin)
-        lines = _line_image(_gained(geom.warp(frame, cell_px, margin), gains), cell_px)
-        # Every third row/column of a band is plenty for its median and three times cheaper.
-        cols = np.ascontiguousarray(lines.T)
-        xt, pt, s1 = _fit_axis(np.median(lines[near][::3], axis=0), grid + 1, start, cell_px)
-        xb, pb, s2 = _fit_axis(np.median(lines[far][::3], axis=0), grid + 1, start, cell_px)
-        yl, ql, s3 = _fit_axis(np.median(cols[near][::3], axis=0), grid + 1, start, cell_px)
-        yr, qr, s4 = _fit_axis(np.median(cols[far][::3], axis=0), grid + 1, start, cell_px)
+        warped = _gained(geom.warp(frame, cell_px, margin), gains)
+        lines = _line_image(warped, cell_px)
+        weight = _board_weight(warped, cell_px, tile)
+        cols, wcols = np.ascontiguousarray(lines.T), np.ascontiguousarray(weight.T)
+        xt, pt, s1 = _fit_axis(_band_profile(lines[near], weight[near]), grid + 1, start, cell_px)
+        xb, pb, s2 = _fit_axis(_band_profile(lines[far], weight[far]), grid + 1, start, cell_px)
+        yl, ql, s3 = _fit_axis(_band_profile(cols[near], wcols[near]), grid + 1, start, cell_px)
+        yr, qr, s4 = _fit_axis(_band_profile(cols[far], wcols[far]), grid + 1, start, cell_px)
         # Lines x = f(y) through the two band fits, y = g(x) likewise; corners are their intersections.
         left = ((xt, c_near), (xb, c_far))
         right = ((xt + grid * pt, c_near), (xb + grid * pb, c_far))
@@ -200,26 +231,41 @@ def _cross(a: tuple, b: tuple) -> tuple[float, float]:
 
 
 def line_scores(frame: np.ndarray, geom: Geometry, cell_px: int = 16,
-                gains: np.ndarray | None = None) -> tuple[float, float]:
-    """Grid-line contrast for a known geometry: (whole lattice, weakest of the four outermost lines).
+                gains: np.ndarray | None = None, tile: tuple[int, int, int] | None = None) -> tuple[float, float]:
+    """Grid-line contrast for a known geometry: (the lattice, the lattice just outside the grid).
 
-    Cheap (one small warp), so it confirms a cached location on every frame. The outermost lines matter
-    on their own: a board moved by a whole cell keeps its inner lattice on printed lines, but one of its
-    outer lines then falls outside the grid.
+    Cheap (one small warp), so it confirms a cached location on every frame. The second figure
+    catches a board moved by a whole cell: its lattice still sits on printed lines, but then the strip
+    just outside one side of the grid crosses printed lines too, where a right location sees the
+    board's margin (or no board at all) and no lines.
     """
-    warped = _gained(geom.warp(frame, cell_px, 0.5), gains)
+    margin = 1.0
+    warped = _gained(geom.warp(frame, cell_px, margin), gains)
     lines = _line_image(warped, cell_px)
-    start = 0.5 * cell_px
-    inner = slice(int(start), int(start + geom.grid * cell_px))
+    weight = _board_weight(warped, cell_px, tile)
+    start = margin * cell_px
+    end = start + geom.grid * cell_px
+    inner = slice(int(start), int(end))
     idx = np.arange(geom.grid + 1) * cell_px + start
-    whole, edges = [], []
-    for prof in (lines[inner, :].mean(axis=0), lines[:, inner].mean(axis=1)):
-        ax = np.arange(len(prof))
-        on = np.interp(idx, ax, prof)
-        mid = np.interp(idx[:-1] + cell_px / 2, ax, prof)
-        whole.append(on.mean() - mid.mean())
-        edges += [on[0] - mid[0], on[-1] - mid[-1]]
-    return float(min(whole)), float(min(edges))
+    ax = np.arange(lines.shape[0])
+
+    def contrast(prof: np.ndarray) -> float:
+        return float(np.interp(idx, ax, prof).mean() - np.interp(idx[:-1] + cell_px / 2, ax, prof).mean())
+
+    def strip(lo: float, hi: float) -> slice:
+        return slice(int(round(lo)), max(int(round(hi)), int(round(lo)) + 1))
+
+    cols_t = np.ascontiguousarray(lines.T)
+    whole = min(
+        contrast((lines[inner] * weight[inner]).sum(axis=0) / weight[inner].sum(axis=0)),
+        contrast((cols_t[inner] * weight.T[inner]).sum(axis=0) / weight.T[inner].sum(axis=0)),
+    )
+    outside = strip(start - 0.4 * cell_px, start - 0.1 * cell_px), strip(end + 0.1 * cell_px, end + 0.4 * cell_px)
+    beyond = max(
+        *(contrast(lines[band].mean(axis=0)) for band in outside),
+        *(contrast(cols_t[band].mean(axis=0)) for band in outside),
+    )
+    return whole, beyond
 
 
 def line_score(frame: np.ndarray, geom: Geometry, cell_px: int = 16, gains: np.ndarray | None = None) -> float:
@@ -231,14 +277,15 @@ def locate(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray | None = 
     """Find the grid in a frame (white-balanced by ``gains``, or already when None); no hand-set corners."""
     area = find_board_area(frame, profile, gains)
     guess = _inset(area, profile.grid_inset)
-    return refine_on_lines(frame, guess, profile.grid, gains=gains)
+    return refine_on_lines(frame, guess, profile.grid, gains=gains, tile=profile.tile)
 
 
 class Locator:
     """Caches the board location; confirms it cheaply on later frames and relocates when it fails.
 
-    A cached location is stale when the lattice's line contrast, or that of its outermost lines, falls
-    below ``tolerance`` times what it was when the board was located (the board or camera moved).
+    A cached location is stale when the lattice's line contrast falls below ``tolerance`` times what it
+    was when the board was located, or a printed line shows one pitch beyond the lattice (the board or
+    the camera moved, perhaps by a whole cell).
     """
 
     def __init__(self, profile: BoardProfile, *, tolerance: float = 0.6) -> None:
@@ -252,13 +299,13 @@ class Locator:
         """Whether the cached location still fits this frame."""
         if self.geometry is None:
             return False
-        whole, edge = line_scores(frame, self.geometry, gains=gains)
-        return whole >= self.tolerance * self._reference[0] and edge >= self.tolerance * self._reference[1]
+        whole, beyond = line_scores(frame, self.geometry, gains=gains, tile=self.profile.tile)
+        return whole >= self.tolerance * self._reference[0] and beyond < _BEYOND_LIMIT * whole
 
     def __call__(self, frame: np.ndarray, gains: np.ndarray | None = None) -> Geometry:
         if self.geometry is not None and self.confirms(frame, gains):
             return self.geometry
         self.geometry = locate(frame, self.profile, gains)
-        self._reference = line_scores(frame, self.geometry, gains=gains)
+        self._reference = line_scores(frame, self.geometry, gains=gains, tile=self.profile.tile)
         self.relocations += 1
         return self.geometry
