@@ -65,6 +65,7 @@ class KeywordsFlow:
         self.message = ""
         self.notices: list[v.Notice] = []
         self.judge: Any = None
+        self.missing_reason = ""
 
     @property
     def state(self) -> State:
@@ -131,8 +132,10 @@ class KeywordsFlow:
         self.judge, why = judge_for(self.c, self.settings.language)
         self.notices = [n for n in self.notices if n.key != "warn.lexicon_missing"]
         if self.judge is None:
+            lang = self.settings.language
             self.notices.append(v.Notice("warn.lexicon_missing", v.Severity.WARNING,
-                                         f"only the Keywords rules are checked: {why}"))
+                                         f"only the Keywords rules are checked (ordvakt lexicon build {lang})"))
+            self.missing_reason = why
 
     def save_clock(self) -> None:
         if self.game_id is not None and self.timer is not None:

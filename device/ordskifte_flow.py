@@ -170,6 +170,7 @@ class OrdskifteFlow:
         self.message = ""
         self.notices: list[v.Notice] = []
         self.judge: Any = None
+        self.missing_reason = ""
         self.disputed = False
         """The last play was already judged on a dispute (no second dispute of it)."""
 
@@ -219,8 +220,10 @@ class OrdskifteFlow:
         self.judge, why = judge_for(self.c, LANGUAGE)
         self.notices = [n for n in self.notices if n.key != "warn.lexicon_missing"]
         if self.judge is None:
+            # The full reason (path, command) is long; the screen gets the fix.
             self.notices.append(v.Notice("warn.lexicon_missing", v.Severity.WARNING,
-                                         f"words are not checked: {why}"))
+                                         f"words are not checked (ordvakt lexicon build {LANGUAGE})"))
+            self.missing_reason = why
 
     def save_clock(self) -> None:
         if self.game_id is not None:
@@ -394,7 +397,7 @@ class OrdskifteFlow:
         if last.kind in (GameEventKind.WORD_REJECTED, GameEventKind.STEAL_REJECTED, GameEventKind.TURN_ENDED):
             rejected = next(e for e in reversed(game.events)
                             if e.kind in (GameEventKind.WORD_REJECTED, GameEventKind.STEAL_REJECTED))
-            self.message = f"{rejected.note}: {rejected.word.upper()} is rejected, the turn passes"
+            self.message = f"{rejected.note}: {game.players[game.current]}'s turn"
             buzz(self.c, "challenge-upheld")
             return State.PLAYING
         if game.is_over:
@@ -493,10 +496,11 @@ class OrdskifteFlow:
             for i, name in enumerate(names)
         )
         to_move = game.current if game is not None else 0
-        timer = None
         if self.timer is not None:
             reading = clock_reading(self.timer, self.c.now(), WARN_MS)
-            timer = v.TimerView(v.ClockMode.TURN, reading, to_move, "timer.turn")
+        else:  # before the start: the full time, waiting
+            reading = v.ClockReading(int(self.meta.get("timer_s", DEFAULT_TIMER_S)) * 1000, v.TimerState.IDLE)
+        timer = v.TimerView(v.ClockMode.TURN, reading, to_move, "timer.turn")
         winners = tuple(game.winners) if game is not None and game.is_over else ()
         ordskifte = v.OrdskifteView(players, to_move, timer, WIN_WORDS, RAILS,
                                     RAILS - sum(len(r) for r in rails), winner=winners,
