@@ -93,6 +93,10 @@ class App:
     """Start-up warnings, carried over to every flow."""
     overlay: Any = None
     """A screen the app runs itself above the flow (new-game form, settings, judge, calibration)."""
+    device_settings: Any = None
+    """:class:`device.overlays.DeviceSettings` (screen language, auto-accept, mute) over the config."""
+    buzzer: Any = None
+    """The real buzzer; the flows get None while muted."""
     _screen: Any = None
     _ready: bool = False
     _clock_saved: float = float("-inf")
@@ -118,7 +122,8 @@ class App:
     def _new_flow(self, kind: str) -> Any:
         c = self._collaborators()
         c.judge, c.reader = None, None
-        flow = make_flow(kind, c, auto_accept_s=self.config.ui.auto_accept_s, language=self.config.ui.language)
+        ds = self._device_settings()
+        flow = make_flow(kind, c, auto_accept_s=ds.auto_accept_s, language=ds.language)
         if hasattr(flow, "s") and hasattr(flow.s, "notices"):
             flow.s.notices.extend(self.notices)
             flow.s.camera_lost = c.camera is None
@@ -140,10 +145,63 @@ class App:
                 self._notice(v.Notice("warn.camera_lost", v.Severity.WARNING, f"vision: {exc}"))
 
     def board_profile(self, settings: GameSettings) -> str:
-        """The game's board profile: its own, else a calibrated one saved on this device, else the default."""
+        """The game's board profile: its own, else one calibrated on this device, else the game's default."""
+        from device.overlays import saved_profile
+
         if settings.board_profile:
             return settings.board_profile
-        return "scrabscrap"
+        size = settings.rules().layout.size
+        saved = saved_profile(self.data_dir, size)
+        if saved is not None:
+            return str(saved)
+        return "alfapet-17" if size == 17 else "scrabscrap"
+
+    def _device_settings(self) -> Any:
+        from device.overlays import DeviceSettings
+
+        if self.device_settings is None:
+            self.device_settings = DeviceSettings.defaults(self.config.ui)
+        return self.device_settings
+
+    def apply_settings(self, settings: Any) -> None:
+        """Screen language, auto-accept delay and mute take effect at once (the game is not touched)."""
+        self.device_settings = settings
+        c = self._collaborators()
+        if self.buzzer is None and c.buzzer is not None:
+            self.buzzer = c.buzzer
+        c.buzzer = None if settings.mute else self.buzzer
+        if hasattr(self.flow, "language"):
+            self.flow.language = settings.language
+        if hasattr(self.flow, "auto_accept_s"):
+            self.flow.auto_accept_s = settings.auto_accept_s
+
+    def _game_settings(self) -> GameSettings:
+        current = getattr(getattr(self.flow, "s", None), "settings", None)
+        return current if isinstance(current, GameSettings) else self.config.game
+
+    def open_screen(self, kind: v.ActionKind) -> None:
+        """Open the settings, judge or calibration screen above the game."""
+        from device.overlays import CalibrationScreen, JudgeScreen, SettingsScreen
+
+        c = self._collaborators()
+        notices = tuple(self.notices)
+        if kind is v.ActionKind.SETTINGS:
+            self.overlay = SettingsScreen(self._device_settings(), data_dir=self.data_dir, apply=self.apply_settings,
+                                          notices=notices)
+        elif kind is v.ActionKind.JUDGE:
+            settings = self._game_settings()
+            judge, why = (c.judge, "") if c.judge is not None else open_judge_or_none(settings)
+            alphabet = self.flow.view().alphabet
+            self.overlay = JudgeScreen(judge, why=why, language=self.language, alphabet=alphabet, now=c.now,
+                                       notices=notices)
+        elif kind is v.ActionKind.CALIBRATE:
+            settings = self._game_settings()
+            game = settings if settings.game in ("scrabble", "alfapet") else GameSettings()
+            layout = game.rules().layout.name
+            self.overlay = CalibrationScreen(c.camera, data_dir=self.data_dir or Path("."), layout_name=layout,
+                                             profile=self.board_profile(game), language=self.language, now=c.now,
+                                             notices=notices)
+            self.overlay.refresh()
 
     def _notice(self, notice: v.Notice) -> None:
         if all(n.key != notice.key for n in self.notices):
@@ -185,7 +243,38 @@ class App:
         current = getattr(getattr(self.flow, "s", None), "settings", None)
         has_game = getattr(getattr(self.flow, "s", None), "game_id", None) is not None
         self.overlay = NewGameForm(current if has_game and current else self.config.game, language=self.language,
-                                   can_go_back=has_game, message=message, notices=tuple(self.notices))
+                                   can_go_back=has_game, message=message, notices=tuple(self.notices),
+                                   profiles=self._profiles(), lexicons=self._lexicons())
+
+    def _profiles(self) -> tuple[str, ...]:
+        """Board profiles to offer: this device's calibrated ones, then the built-in ones."""
+        from device.overlays import profile_dir
+
+        names: list[str] = []
+        if self.data_dir is not None and profile_dir(self.data_dir).is_dir():
+            names += [str(p) for p in sorted(profile_dir(self.data_dir).glob("*.toml"))]
+        try:
+            from vision.profile import available_profiles
+
+            names += available_profiles()
+        except ImportError:
+            pass
+        return tuple(names)
+
+    def _lexicons(self) -> dict[str, tuple[str, ...]]:
+        """Installed word lists per language (for the form's lexicon choice)."""
+        from device.paths import lexicon_dir
+
+        out: dict[str, list[str]] = {}
+        try:
+            from engine.lexicon.judge import installed_lists
+
+            for _, manifest, problem in installed_lists(lexicon_dir()):
+                if manifest is not None and not problem:
+                    out.setdefault(manifest.lang, []).append(manifest.name)
+        except Exception:  # a broken list directory must not keep the form from opening
+            return {}
+        return {lang: tuple(names) for lang, names in out.items()}
 
     @property
     def language(self) -> str:
@@ -207,6 +296,9 @@ class App:
             if item.kind is v.ActionKind.NEW_GAME:
                 self.open_new_game_form()
                 return self.flow.state
+            if item.kind in (v.ActionKind.SETTINGS, v.ActionKind.JUDGE, v.ActionKind.CALIBRATE):
+                self.open_screen(item.kind)
+                return self.flow.state
             convert = getattr(self.flow, "event_from_action", None) or event_from_action
             event: FlowEvent | None = convert(item)
         elif isinstance(item, FlowEvent):
@@ -221,8 +313,6 @@ class App:
         return state
 
     def _dispatch_overlay(self, item: Any) -> Any:
-        from device.errors import GameUnavailable
-
         overlay = self.overlay
         if isinstance(item, FlowEvent):
             action = _flow_event_action(item)
@@ -234,16 +324,27 @@ class App:
         if action is None or action.is_local:
             return self.flow.state
         result = overlay.handle(action)
+        return self._overlay_result(result)
+
+    def _overlay_result(self, result: Any) -> Any:
+        from device.errors import DeviceError
+        from engine.errors import EngineError
+
+        overlay = self.overlay
         if result is None:
             return self.flow.state
-        if result == "back":
+        if result == "new_game":
+            self.open_new_game_form()
+        elif result == "calibrate":
+            self.open_screen(v.ActionKind.CALIBRATE)
+        elif result == "back":
             self.overlay = None
             if getattr(self.flow, "state", None) is State.NEW_GAME and getattr(self.flow.s, "game", None):
                 self.flow.handle(FlowEvent(EventKind.BACK))
         elif isinstance(result, GameSettings):
             try:
                 self.start_game(result)
-            except GameUnavailable as exc:
+            except (DeviceError, EngineError) as exc:
                 overlay.message = str(exc)
         return self.flow.state
 
@@ -296,8 +397,7 @@ class App:
         self._poll_clock()
         self.flow.handle(FlowEvent(EventKind.TICK))
         if self.overlay is not None and hasattr(self.overlay, "tick"):
-            if self.overlay.tick(self._collaborators().now()) == "back":
-                self.overlay = None
+            self._overlay_result(self.overlay.tick(self._collaborators().now()))
         now = self._collaborators().now()
         if self._collaborators().clock is not None and now - self._clock_saved >= CLOCK_SAVE_S:
             self._clock_saved = now
@@ -414,9 +514,18 @@ def build(config: Config, *, headless: bool = False) -> tuple[App, Store]:
 
     collaborators = Collaborators(store=store, camera=camera, buzzer=buzzer, now=time.monotonic,
                                   export_dir=data_dir / "exports")
+    from device.errors import ConfigError
+    from device.overlays import DeviceSettings
+
+    try:
+        device_settings = DeviceSettings.load(data_dir, config.ui)
+    except ConfigError as exc:
+        notices.append(v.Notice("warn.settings", v.Severity.WARNING, str(exc)))
+        device_settings = DeviceSettings.defaults(config.ui)
     app = App(_placeholder_flow(collaborators, config), inputs=inputs, renderer=load_renderer(config.ui.size),
               size=config.ui.size, pointer=config.ui.pointer, config=config, collaborators=collaborators,
-              data_dir=data_dir, notices=notices)
+              data_dir=data_dir, notices=notices, buzzer=buzzer)
+    app.apply_settings(device_settings)
     game_id = store.unfinished()
     if game_id is not None:
         app.resume_game(game_id)

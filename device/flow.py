@@ -113,6 +113,8 @@ class ReadTile:
 
 class ReadKind(enum.Enum):
     PLACEMENT = "placement"
+    WITHDRAWAL = "withdrawal"
+    """The last placement's tiles were taken back (a phony), perhaps with the next placement (``tiles``)."""
     UNCHANGED = "unchanged"
     UNUSABLE = "unusable"
     """Covered, no board, or a conflict the player has to sort out by hand."""
@@ -172,6 +174,9 @@ class Pending:
     reading: Reading | None = None
     photo: str | None = None
     problems: tuple[str, ...] = ()
+    withdraw: bool = False
+    """Confirming first withdraws the last placement (the camera saw its tiles taken back)."""
+    removed: tuple[Square, ...] = ()
 
     def blanks_needed(self) -> tuple[Square, ...]:
         return tuple(sq for sq, t in sorted(self.tiles.items()) if t.blank and t.letter == "?")
@@ -197,6 +202,10 @@ class FlowState:
     message: str = ""
     notices: list[v.Notice] = field(default_factory=list)
     exports: tuple[str, ...] = ()
+    decided: int | None = None
+    """TRIPLE challenge rule: the player the challenge made the winner."""
+    decided_at: int = 0
+    """Events before the deciding challenge (undo takes back the decision, then its withdrawal)."""
 
 
 def _buzz(c: Collaborators, name: str) -> None:
@@ -243,7 +252,8 @@ class Flow:
         if saved.game is None:
             raise EngineError(f"game {game_id} ({saved.settings.game}) is not a board game")
         self.s = FlowState(state=State.END if saved.finished else State.PLAYING, game_id=game_id,
-                           settings=saved.settings, game=saved.game, notices=self.s.notices)
+                           settings=saved.settings, game=saved.game, notices=self.s.notices,
+                           decided=saved.meta.get("decided"), decided_at=saved.meta.get("decided_at") or 0)
         if saved.clock:
             from engine.clocks import clock_from_dict
 
@@ -333,13 +343,33 @@ class Flow:
         if reading.kind is ReadKind.UNCHANGED:
             self.s.pending = Pending(player, {}, "camera", now, reading=reading, photo=photo)
             return State.ASK_EXCHANGE_OR_PASS
-        if reading.kind is ReadKind.UNUSABLE or not reading.tiles:
+        withdraw = reading.kind is ReadKind.WITHDRAWAL and self._last_placement() is not None
+        if not withdraw and (reading.kind is ReadKind.UNUSABLE or not reading.tiles):
             self.s.message = "; ".join(reading.messages) or "the camera could not read the board"
             return State.MANUAL_ENTRY
         tiles = {t.square: t for t in reading.tiles}
-        self.s.pending = Pending(player, tiles, "camera", now, reading.confident, reading, photo)
+        # A withdrawal always waits for the players: it takes points off the board.
+        self.s.pending = Pending(player, tiles, "camera", now, reading.confident and not withdraw, reading, photo,
+                                 withdraw=withdraw, removed=reading.removed)
         self._check_pending()
         return State.CONFIRM
+
+    def _last_placement(self) -> GameEvent | None:
+        """The event of the last placement still on the board (None if the last play was withdrawn)."""
+        for event in reversed(self.game.events):
+            if isinstance(event.move, Placement):
+                return event
+            if isinstance(event.move, Withdraw):
+                return None
+        return None
+
+    def _base(self, pending: Pending) -> Game:
+        """The game the pending placement is checked against (after the withdrawal, if any)."""
+        if not pending.withdraw:
+            return self.game
+        probe = self.game.copy()
+        probe.play(Withdraw(), check=False)
+        return probe
 
     def _camera_lost(self, why: str) -> None:
         self.s.camera_lost = True
@@ -350,15 +380,32 @@ class Flow:
         pending = self.s.pending
         assert pending is not None
         problems: list[str] = []
+        if pending.withdraw and not pending.tiles:
+            pending.problems = ()
+            return
+        base = self._base(pending)
         if pending.blanks_needed():
             problems.append("enter the blank letters first")
         else:
             try:
-                placement = pending.placement(self.game)
-                problems.extend(p.message for p in self.game.validate(placement))
+                placement = pending.placement(base)
+                problems.extend(p.message for p in base.validate(placement))
+                if not problems and base.rules.challenge_rule is ChallengeRule.VOID:
+                    problems.extend(self._void_problems(base, placement))
             except EngineError as exc:
                 problems.append(str(exc))
         pending.problems = tuple(problems)
+
+    def _void_problems(self, base: Game, placement: Placement) -> list[str]:
+        """VOID rule: every word a play forms must be acceptable before it can be confirmed."""
+        if self.c.judge is None:
+            return []
+        words = [w.word for w in base.score(placement).words]
+        verdict = self.c.judge.judge_play(words)
+        if verdict.acceptable:
+            return []
+        bad = [w.word for w in verdict.words if w.verdict.value == "invalid"] or words
+        return [f"not acceptable: {', '.join(bad)} (void rule: take the tiles back and play another word)"]
 
     def _correct_tile(self, event: FlowEvent) -> State:
         pending = self.s.pending
@@ -390,11 +437,17 @@ class Flow:
         if pending.problems:
             self.s.message = "; ".join(pending.problems)
             return State.CONFIRM
-        placement = pending.placement(self.game)
         extra: dict[str, Any] = {"source": pending.source}
         if pending.photo:
             extra["photo"] = pending.photo
         self._resume_clock()
+        if pending.withdraw:
+            self._record(Withdraw(), check=False, extra={**extra, "note": "taken back (seen by the camera)"})
+            pending.withdraw = False
+            if not pending.tiles:  # only the phony came off: the same player is still to move
+                self.s.pending = None
+                return State.PLAYING
+        placement = pending.placement(self.game)
         self._record(placement, player=pending.player, extra=extra)
         if pending.reading is not None and self.c.reader is not None:
             self.c.reader.learn(pending.reading, placement)
@@ -471,6 +524,9 @@ class Flow:
         if last is None or not isinstance(last.move, Placement):
             self.s.message = "there is no play to challenge"
             return State.PLAYING
+        if game.rules.challenge_rule is ChallengeRule.VOID:
+            self.s.message = "void rule: there are no challenges; words are judged when a play is confirmed"
+            return State.PLAYING
         now = self.c.now()
         if self.c.clock is not None:
             self.c.clock.pause(now)
@@ -485,6 +541,14 @@ class Flow:
         self.s.verdict = v.Verdict(bool(verdict.acceptable), words)
         challenger = game.to_move if event.player is None else event.player
         rule = game.rules.challenge_rule
+        if rule is ChallengeRule.TRIPLE:
+            self.s.decided_at = len(game.events)
+            if not verdict.acceptable:
+                self._record(Withdraw(), extra={"note": "challenged off"})
+            winner = challenger if not verdict.acceptable else last.player
+            self._decide(winner, challenger)
+            _buzz(self.c, "challenge-upheld" if not verdict.acceptable else "challenge-rejected")
+            return State.CHALLENGE
         if not verdict.acceptable:
             self._record(Withdraw(), extra={"note": "challenged off"})
             _buzz(self.c, "challenge-upheld")
@@ -501,9 +565,22 @@ class Flow:
         self._save_clock()
         return State.CHALLENGE
 
+    def _decide(self, winner: int, challenger: int) -> None:
+        """TRIPLE rule: the challenge decides the game; stored so a restart shows the same result."""
+        assert self.s.game_id is not None
+        self.s.decided = winner
+        if self.c.clock is not None and not self.c.clock.paused:
+            self.c.clock.pause(self.c.now())
+        self.c.store.update_meta(self.s.game_id, decided=winner, challenger=challenger, decided_at=self.s.decided_at)
+        self.c.store.set_finished(self.s.game_id, True)
+        self._save_clock()
+        self.s.exports = self._export()
+
     def _challenge_done(self, event: FlowEvent) -> State:
         self.s.verdict = None
         self.s.challenge_words = ()
+        if self.s.decided is not None:
+            return State.END
         self._resume_clock()
         self._save_clock()
         if self.game.finished:
@@ -512,6 +589,14 @@ class Flow:
 
     def _undo(self, event: FlowEvent) -> State:
         game = self.game
+        if self.s.decided is not None:
+            assert self.s.game_id is not None
+            self.s.decided = None
+            self.c.store.update_meta(self.s.game_id, decided=None)
+            self.c.store.set_finished(self.s.game_id, False)
+            self.s.exports = ()
+            if len(game.events) <= self.s.decided_at:
+                return State.PLAYING  # the decision added no event: taking it back is the whole undo
         if not game.events:
             self.s.message = "nothing to undo"
             return self.s.state
@@ -601,6 +686,12 @@ class Flow:
     def _new_game_screen(self, event: FlowEvent) -> State:
         return State.NEW_GAME
 
+    def _back_from_new_game(self, event: FlowEvent) -> State:
+        """Leave the new-game screen for the game that was on (if any)."""
+        if self.s.game is None:
+            return State.NEW_GAME
+        return State.END if self.c.store.load(self.s.game_id).finished else State.PLAYING
+
     # -- the view ------------------------------------------------------------------------------------
     def view(self) -> v.View:
         """What the screen shows now (built fresh from the state; the UI is a pure function of it)."""
@@ -639,13 +730,27 @@ class Flow:
             judge_words=s.challenge_words,
             alphabet=game.rules.tileset.alphabet,
             warnings=tuple(s.notices),
-            message=s.message,
+            message=s.message or self._withdraw_text(),
             message_key="label.rack_of" if s.state is State.END_RACKS else "",
-            winner=tuple(i for i, sc in enumerate(game.scores) if sc == max(game.scores))
-            if s.state is State.END else (),
+            winner=self._winners() if s.state is State.END else (),
             can_undo=bool(game.events),
             export_paths=s.exports,
         )
+
+    def _withdraw_text(self) -> str:
+        pending = self.s.pending
+        last = self._last_placement() if pending is not None and pending.withdraw else None
+        if self.s.state is not State.CONFIRM or last is None:
+            return ""
+        name = self.game.players[last.player]
+        words = ", ".join(last.words)
+        return f"The camera saw {name}'s play {words} (+{last.score}) taken back: confirm to withdraw it"
+
+    def _winners(self) -> tuple[int, ...]:
+        if self.s.decided is not None:
+            return (self.s.decided,)
+        scores = self.game.scores
+        return tuple(i for i, sc in enumerate(scores) if sc == max(scores))
 
     def _board_view(self) -> v.BoardView:
         game = self.game
@@ -682,8 +787,9 @@ class Flow:
                       for sq, t in sorted(pending.tiles.items()))
         words: tuple[v.WordScore, ...] = ()
         score = 0
-        if not pending.problems:
-            scored = self.game.score(pending.placement(self.game))
+        if not pending.problems and pending.tiles:
+            base = self._base(pending)
+            scored = base.score(pending.placement(base))
             score = scored.score
             words = tuple(v.WordScore(w.word, w.score, w.main) for w in scored.words)
         uncertain = tuple(
@@ -694,8 +800,9 @@ class Flow:
         if pending.confident and not pending.problems and self.auto_accept_s > 0:
             left = self.auto_accept_s - (self.c.now() - pending.created)
             auto = max(0, int(left * 1000))
+        removed = tuple((sq.row, sq.col) for sq in pending.removed) if pending.withdraw else ()
         return v.Proposal(tiles, words, score, uncertain, tuple((sq.row, sq.col) for sq in pending.blanks_needed()),
-                          pending.problems, auto, pending.player)
+                          pending.problems, auto, pending.player, removed=removed)
 
 
 def describe(event: GameEvent, board_before, lettered_rows: bool = False) -> str:
@@ -722,6 +829,7 @@ Handler = Callable[[Flow, FlowEvent], State]
 #: The whole flow: (state, event) -> handler returning the next state. Pairs not listed are ignored.
 TRANSITIONS: dict[tuple[State, EventKind], Handler] = {
     (State.NEW_GAME, EventKind.START): Flow._start,
+    (State.NEW_GAME, EventKind.BACK): Flow._back_from_new_game,
     (State.PLAYING, EventKind.PLAYER_BUTTON): Flow._player_button,
     (State.PLAYING, EventKind.CHALLENGE): Flow._challenge,
     (State.PLAYING, EventKind.UNDO): Flow._undo,

@@ -32,8 +32,13 @@ class VisionReader:
         messages = proposal.messages
         if proposal.kind is ProposalKind.UNCHANGED:
             return Reading(ReadKind.UNCHANGED, messages=messages, confident=True, token=proposal)
-        if proposal.placement is None or proposal.removed:
-            # Withdrawn tiles and conflicts are sorted out by the players (undo / challenge / by hand).
+        withdrawal = (proposal.kind is ProposalKind.REMOVED and bool(proposal.removed)
+                      and not proposal.problems & (DiffProblem.NOT_A_WITHDRAWAL | DiffProblem.COVERED))
+        if withdrawal and proposal.placement is None:
+            # Only the last play's tiles came off (a phony taken back): propose its withdrawal.
+            return Reading(ReadKind.WITHDRAWAL, messages=messages, removed=proposal.removed, token=proposal)
+        if proposal.placement is None or (proposal.removed and not withdrawal):
+            # Conflicts and tiles removed that are not the last play are sorted out by hand.
             return Reading(ReadKind.UNUSABLE, messages=messages or (proposal.kind.value,), token=proposal)
         guesses = {t.square: t.guess for t in proposal.new_tiles}
         tiles = []
@@ -43,6 +48,10 @@ class VisionReader:
             if tile.square in proposal.candidates and guess is not None:
                 candidates = tuple((letter, float(score)) for letter, score in guess.top[:3])
             tiles.append(ReadTile(tile.square, "?" if tile.blank else tile.letter, tile.blank, candidates))
+        if withdrawal:
+            # The phony came off and the next player placed a word: propose both, the player confirms.
+            return Reading(ReadKind.WITHDRAWAL, tuple(tiles), messages, False, removed=proposal.removed,
+                           token=proposal)
         confident = proposal.problems == DiffProblem.NONE
         return Reading(ReadKind.PLACEMENT, tuple(tiles), messages, confident, token=proposal)
 

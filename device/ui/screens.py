@@ -239,6 +239,8 @@ def confirm_move(c: Ctx) -> None:
         p.text(str(ws.score), pygame.Rect(r.left + r.w * 3 // 4, r.top, r.w // 4, r.h), 22, colour, align="right")
         y += row_h
     notes: list[tuple[str, tuple[int, int, int]]] = []
+    if prop.removed and v.message:
+        notes.append((v.message, p.theme.bad))
     notes += [(msg, p.theme.bad) for msg in prop.problems]
     if prop.blanks_needed:
         notes.append((c.s("label.blanks_needed"), p.theme.blank_text))

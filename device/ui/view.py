@@ -192,6 +192,8 @@ class Proposal:
     auto_accept_ms: int | None = None
     """Countdown to auto-accept for a confident proposal; None = waits for the player."""
     player: int = 0
+    removed: tuple[Pos, ...] = ()
+    """Squares of the last play the camera saw taken back (a withdrawn phony); confirming withdraws it."""
 
 
 @dataclass(frozen=True)

@@ -221,6 +221,14 @@ def _board_tap(geo: BoardGeometry,
 
 def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Proposal) -> None:
     t = p.theme
+    placed = {tile.square for tile in proposal.tiles}
+    for sq in proposal.removed:
+        if sq in placed:
+            continue
+        r = geo.rect(sq).inflate(-4, -4)
+        width = max(2, geo.cell // 8)
+        p.draw(lambda s, r=r, w=width: (pygame.draw.line(s, t.bad, r.topleft, r.bottomright, w),
+                                        pygame.draw.line(s, t.bad, r.topright, r.bottomleft, w)))
     for tile in proposal.tiles:
         p.blit(art.tile(p, tile.letter, tile.blank, "proposal", geo.cell), geo.rect(tile.square).move(1, 1).topleft)
     for sq in proposal.blanks_needed:
