@@ -185,10 +185,18 @@ def test_match_to_a_target_through_buttons_and_touches(tmp_path: Path) -> None:
     assert t.flow.view().keywords.round_no == 2
     assert t.c.clock.player == 1  # starters alternate
 
-    # Round 2: a word not in the dictionary is refused, then two equally long words get no bonus.
-    t.press(ButtonRole.PLAYER_1)
+    # Round 2, by touch: tapping the timer flips it like a button; the round-over button ends the round.
+    assert "Bo" in t.labels()  # whose sand is running, above the timer
+    t.tap_target(lambda a: a.kind is v.ActionKind.PLAYER_BUTTON)
+    assert t.flow.view().keywords.timer.reading.state is v.TimerState.RUNNING and t.c.clock.player == 1
+    t.tick(4)
+    t.shot("round2-running")
+    t.tap_target(lambda a: a.kind is v.ActionKind.PLAYER_BUTTON)
+    assert t.c.clock.player == 0 and t.c.clock.remaining_ms(t.time()) == 30_000
     t.tick(30)
-    t.press(ButtonRole.CONFIRM)
+    t.tap_target(lambda a: a.kind is v.ActionKind.NEXT_ROUND)
+    assert t.flow.state is State.ENTRY
+    # A word not in the dictionary is refused, then two equally long words get no bonus.
     t.enter_words(0, "MOT CLE")
     assert t.flow.view().keywords.players[0].problem == "CLE is not in the dictionary"
     t.enter_words(0, "MOT CAT")

@@ -619,10 +619,18 @@ def keywords(c: Ctx) -> None:
         p.text(c.s("label.target", score=k.target_score), head, 20, p.theme.dim, align="right")
     body = pygame.Rect(area.left, head.bottom, area.w, area.h - head_h)
     if k.phase is KeywordsPhase.PLAYING:
-        timer_r, pad = split_rows(body, [2.2, 1], p.px(8))
+        timer_r, pad, btn = split_rows(body, [2.2, 1, 0.45], p.px(8))
         if k.timer is not None:
+            who = k.timer.player
+            if who is not None and who < len(k.players):
+                name_r = pygame.Rect(timer_r.left, timer_r.top, timer_r.w, timer_r.h // 6)
+                p.text(k.players[who].name, name_r, 24, p.theme.accent, bold=True)
+                timer_r = pygame.Rect(timer_r.left, name_r.bottom, timer_r.w, timer_r.h - name_r.h)
             big_timer(p, timer_r, k.timer.reading, "", size=220)
+            # Tapping the timer flips it, like the players' buttons.
+            p.add_hot(timer_r, act(ActionKind.PLAYER_BUTTON, player=who))
         score_pad(c, pad, compact=True)
+        button_row(c, btn, [("label.round_entry", act(ActionKind.NEXT_ROUND), "normal", True)], size=16)
         return
     if k.phase is KeywordsPhase.MATCH_OVER:
         top, pad, btn = split_rows(body, [0.8, 3, 0.9], p.px(8))
