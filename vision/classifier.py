@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The letter classifier: nearest neighbours on glyph features, with confidence and top-k.
+"""The letter classifier: nearest neighbours on glyph features, with a margin-based confidence and top-k.
 
-Templates come from rendered fonts (``vision/data/letters-dejavu.npz``) and from confirmed moves
-(:meth:`LetterClassifier.learn`); learned crops outrank rendered ones because they are the players'
-own tiles. "Training" is appending feature rows, so it is instant and can run on the device during a
-game. :meth:`save_learned` / :meth:`load_learned` keep the learned crops between games.
+The shipped model (``vision/data/letters.npz``, built by ``python -m vision.fonts``) holds glyphs
+rendered from several fonts and glyphs cut from real tournament photos (see ``vision/data/README.md``).
+Confirmed moves add the players' own tiles (:meth:`LetterClassifier.learn`); they outrank the shipped
+glyphs a little. A letter's score is its best template's cosine similarity, so "training" is appending
+feature rows: instant, and it can run on the device during a game. :meth:`save_learned` /
+:meth:`load_learned` keep the learned glyphs between games.
 """
 
 from __future__ import annotations
@@ -18,15 +20,22 @@ import numpy as np
 from vision.errors import ModelError
 from vision.glyphs import GLYPH_PX, Glyph, features
 
-FONT_MODEL = Path(__file__).parent / "data" / "letters-dejavu.npz"
-#: Learned (real) crops count this much more than rendered ones in the similarity.
+MODEL = Path(__file__).parent / "data" / "letters.npz"
+FONT_MODEL = MODEL  # the former name; the model now holds more than fonts
+#: Learned (the players' own) glyphs count this much more than shipped ones in the similarity.
 LEARNED_BONUS = 0.03
+#: Marks above the letter are the one cue that separates A/Ä, O/Ö, U/Ü in any font.
 MARKS_PENALTY = 0.25
+#: Below this margin between the best and the second letter a reading is unsure: ask the player.
+#: Calibrated with leave-one-game-out on the ScrabScrap photos (see tests/test_vision_letters.py).
+UNSURE_MARGIN = 0.02
+#: Source codes in the model file.
+RENDERED, PHOTO = 0, 1
 
 
 @dataclass(frozen=True)
 class LetterGuess:
-    #: Best letters first, with their similarity (cosine, 0..1).
+    #: Best letters first, with their similarity (cosine of the best template, about 0..1).
     top: tuple[tuple[str, float], ...]
 
     @property
@@ -35,28 +44,34 @@ class LetterGuess:
 
     @property
     def confidence(self) -> float:
-        """Margin between the best and the second letter (0 = a coin toss, >0.05 = clear)."""
+        """Margin between the best and the second letter (0 = a coin toss; see :data:`UNSURE_MARGIN`)."""
         if len(self.top) < 2:
             return 1.0
         return self.top[0][1] - self.top[1][1]
 
+    @property
+    def sure(self) -> bool:
+        return self.confidence >= UNSURE_MARGIN
+
 
 class LetterClassifier:
-    def __init__(self, alphabet: Iterable[str], *, font_model: Path | None = FONT_MODEL) -> None:
+    def __init__(self, alphabet: Iterable[str], *, font_model: Path | None = MODEL,
+                 exclude: Iterable[str] = ()) -> None:
+        """``exclude``: source prefixes of the model's glyphs to leave out (``"photo:game02"``, ``"photo:"``)."""
         self.alphabet = tuple(alphabet)
-        self._labels: list[str] = []
+        self._index = {letter: i for i, letter in enumerate(self.alphabet)}
         self._feats: list[np.ndarray] = []
+        self._classes: list[int] = []
+        self._bonus: list[float] = []
+        self._marks: list[int] = []
         self._learned_images: list[np.ndarray] = []
         self._learned_labels: list[str] = []
-        self._matrix: np.ndarray | None = None
-        self._bonus: np.ndarray | None = None
-        self._is_learned: list[bool] = []
-        self._marks: list[int] = []
         self._learned_marks: list[int] = []
+        self._packed: tuple[np.ndarray, ...] | None = None
         if font_model is not None:
-            self._load_font(font_model)
+            self._load_model(font_model, tuple(exclude))
 
-    def _load_font(self, path: Path) -> None:
+    def _load_model(self, path: Path, exclude: tuple[str, ...]) -> None:
         try:
             data = np.load(path)
             labels, images, marks = data["labels"], data["images"], data["marks"]
@@ -66,56 +81,67 @@ class LetterClassifier:
         if images.shape[1:] != (GLYPH_PX, GLYPH_PX):
             raise ModelError(f"letter model {str(path)!r} has {images.shape[1:]!r} glyphs, expected "
                              f"{(GLYPH_PX, GLYPH_PX)!r}; rebuild it with 'python -m vision.fonts'")
-        for label, image, mark in zip(labels, images, marks, strict=True):
-            if str(label) in self.alphabet:
-                self._add(str(label), image.astype(np.float32) / 255, int(mark), learned=False)
-
-    def _add(self, label: str, image: np.ndarray, marks: int, *, learned: bool) -> None:
-        self._labels.append(label)
-        self._marks.append(marks)
-        self._feats.append(features(image))
-        self._is_learned.append(learned)
-        self._matrix = None
+        sources = data["sources"] if "sources" in data.files else np.full(len(labels), "render:")
+        wanted = np.array([str(label) in self._index and not str(src).startswith(exclude)
+                           for label, src in zip(labels, sources, strict=True)], bool)
+        self._feats.extend(features(im.astype(np.float32) / 255) for im in images[wanted])
+        self._classes.extend(self._index[str(label)] for label in labels[wanted])
+        self._marks.extend(int(m) for m in marks[wanted])
+        self._bonus.extend([0.0] * int(wanted.sum()))
+        self._packed = None
 
     @property
     def learned_count(self) -> int:
         return len(self._learned_labels)
 
+    @property
+    def template_count(self) -> int:
+        return len(self._feats)
+
     def learn(self, glyphs: Sequence[Glyph], labels: Sequence[str]) -> None:
-        """Add confirmed glyphs (from :func:`vision.glyphs.extract`) with their letters."""
+        """Add confirmed glyphs (from :func:`vision.glyphs.extract`) with their letters; blanks are skipped."""
         for glyph, label in zip(glyphs, labels, strict=True):
             if glyph.image is None:
                 continue
-            image = glyph.image
-            if label not in self.alphabet:
+            if label not in self._index:
                 raise ModelError(
                     f"cannot learn letter {label!r}: not in the tile set's alphabet {''.join(self.alphabet)!r}"
                 )
-            self._learned_images.append(image.astype(np.float32))
+            image = glyph.image.astype(np.float32)
+            self._learned_images.append(image)
             self._learned_labels.append(label)
             self._learned_marks.append(glyph.marks)
-            self._add(label, image, glyph.marks, learned=True)
+            self._feats.append(features(image))
+            self._classes.append(self._index[label])
+            self._marks.append(glyph.marks)
+            self._bonus.append(LEARNED_BONUS)
+        self._packed = None
 
-    def classify(self, glyph: Glyph, k: int = 3) -> LetterGuess:
+    def _pack(self) -> tuple[np.ndarray, ...]:
+        if self._packed is None:
+            if not self._feats:
+                raise ModelError("the letter classifier has no templates; load the letter model or learn some tiles")
+            classes = np.array(self._classes, np.int32)
+            order = np.argsort(classes, kind="stable")  # templates grouped by letter for a per-letter max
+            classes = classes[order]
+            starts = np.flatnonzero(np.r_[True, classes[1:] != classes[:-1]])
+            self._packed = (np.stack(self._feats)[order], np.array(self._bonus, np.float32)[order],
+                            np.array(self._marks, np.int8)[order], starts, classes[starts])
+        return self._packed
+
+    def scores(self, glyph: Glyph) -> dict[str, float]:
+        """Every known letter's score: its best template's similarity (minus the marks penalty)."""
         if glyph.image is None:
             raise ModelError("cannot classify a tile without a letter (a blank); check Glyph.is_blank first")
-        if self._matrix is None:
-            if not self._feats:
-                raise ModelError("the letter classifier has no templates; load the font model or learn some tiles")
-            self._matrix = np.stack(self._feats)
-            self._bonus = np.where(np.array(self._is_learned), LEARNED_BONUS, 0.0).astype(np.float32)
-            self._label_arr = np.array(self._labels)
-            self._marks_arr = np.array(self._marks)
-        sims = self._matrix @ features(glyph.image) + self._bonus
-        # Marks above the letter are the one cue that separates A/Ä, O/Ö, U/Ü in any font.
-        sims = sims - MARKS_PENALTY * (self._marks_arr != glyph.marks)
-        best: dict[str, float] = {}
-        for idx in np.argsort(-sims)[: max(60, 8 * k)]:
-            label = self._label_arr[idx]
-            if label not in best:
-                best[label] = float(sims[idx])
-        top = sorted(best.items(), key=lambda kv: -kv[1])[:k]
-        return LetterGuess(tuple(top))
+        matrix, bonus, marks, starts, present = self._pack()
+        sims = matrix @ features(glyph.image) + bonus - MARKS_PENALTY * (marks != glyph.marks)
+        best = np.maximum.reduceat(sims, starts)
+        return {self.alphabet[c]: float(s) for c, s in zip(present, best, strict=True)}
+
+    def classify(self, glyph: Glyph, k: int = 3) -> LetterGuess:
+        scores = self.scores(glyph)
+        # At least two, so that the confidence is a real margin.
+        return LetterGuess(tuple(sorted(scores.items(), key=lambda kv: -kv[1])[: max(k, 2)]))
 
     def save_learned(self, path: Path) -> None:
         if not self._learned_labels:

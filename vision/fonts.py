@@ -1,14 +1,21 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Render training glyphs from installed fonts (the shipped letter model's source; no photos needed).
+"""Build the shipped letter model: glyphs rendered from installed fonts plus glyphs cut from labelled photos.
 
-Each letter is drawn dark on a light tile, with a value digit in the corner, at several sizes, weights
-and small rotations, then cut out by :func:`vision.glyphs.extract` exactly like a camera tile, so the
-model learns the same normalisation it will see. Run ``python -m vision.fonts`` to rebuild
-``vision/data/letters-dejavu.npz``; pygame (a project dependency) is only imported here.
+Rendered glyphs: each letter is drawn dark on a light tile, with a value digit in the corner, in several
+fonts, sizes, weights and small rotations, with blur and noise, then cut out by
+:func:`vision.glyphs.extract` exactly like a camera tile, so the model learns the normalisation it will see.
+
+Photo glyphs: a folder of per-turn photos with its GCG record (e.g. ScrabScrap's games) is replayed by the
+engine; every tile on every photo then has a known letter. A few frames of each tile are cut out.
+
+``python -m vision.fonts [--photos DIR ...]`` rebuilds ``vision/data/letters.npz``; every glyph carries its
+source (``render:<font>`` or ``photo:<folder name>``) so that evaluations can leave a source out. pygame
+(a project dependency) is only imported here, only to render.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -19,22 +26,27 @@ import numpy as np
 
 from vision import glyphs
 
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
-FONT_FILES = ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf")
+FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"),
+             Path("/usr/share/fonts/truetype/freefont"))
+#: Tile fonts are bold sans faces mostly; a serif and a mono face widen what "an A" looks like.
+#: Missing files are skipped (fonts-dejavu-core is always there; fonts-liberation, fonts-freefont-ttf add the rest).
+FONT_FILES = ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf",
+              "DejaVuSansMono-Bold.ttf", "LiberationSans-Bold.ttf", "LiberationSans-Regular.ttf",
+              "LiberationSerif-Bold.ttf", "LiberationSansNarrow-Bold.ttf", "FreeSansBold.ttf", "FreeSerifBold.ttf")
 CELL_PX = 40
+#: Latin letters of every Ordvakt tile set (Scrabble de/en/fr/sv/no/fi/et, Alfapet, Ordskifte).
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜÅÆØÉÕŠŽ"
+MODEL_PATH = Path(__file__).parent / "data" / "letters.npz"
+#: Frames kept per physical tile of a photographed game (first, middle and last photo that shows it).
+FRAMES_PER_TILE = 3
 
 
 def _font_paths() -> list[Path]:
-    found = []
-    for d in FONT_DIRS:
-        for f in FONT_FILES:
-            if (d / f).is_file():
-                found.append(d / f)
-    return found
+    return [d / f for f in FONT_FILES for d in FONT_DIRS if (d / f).is_file()]
 
 
-def render(letters: Iterable[str], *, seed: int = 1) -> Iterator[tuple[str, glyphs.Glyph]]:
-    """(letter, glyph) pairs rendered from every installed font with variations."""
+def render(letters: Iterable[str], *, seed: int = 1) -> Iterator[tuple[str, str, glyphs.Glyph]]:
+    """(letter, font name, glyph) rendered from every installed font with variations."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame.freetype  # noqa: PLC0415 - heavy, only needed when rebuilding the model
 
@@ -42,31 +54,33 @@ def render(letters: Iterable[str], *, seed: int = 1) -> Iterator[tuple[str, glyp
     rng = np.random.default_rng(seed)
     letters = list(letters)
     for path in _font_paths():
-        for size_frac in (0.5, 0.58, 0.66):
+        for size_frac in (0.52, 0.64):
             font = pygame.freetype.Font(str(path), int(CELL_PX * 4 * size_frac))
             for letter in letters:
-                surf, _ = font.render(letter, (0, 0, 0), (255, 255, 255))
-                ink = 255 - np.transpose(pygame.surfarray.array3d(surf)[..., 0])
+                inks = [_ink(font, letter)]
                 if letter == "Q" and "O" in letters:
-                    # Many tile fonts (geometric sans) cut Q's tail short across the ring, unlike DejaVu.
-                    o_surf, _ = font.render("O", (0, 0, 0), (255, 255, 255))
-                    o_ink = np.ascontiguousarray(255 - np.transpose(pygame.surfarray.array3d(o_surf)[..., 0]))
+                    # Many tile fonts (geometric sans) cut Q's tail short across the ring.
+                    o_ink = np.ascontiguousarray(_ink(font, "O"))
                     h, w = o_ink.shape
-                    stroke = max(2, w // 7)
-                    cv2.line(o_ink, (int(w * 0.55), int(h * 0.6)), (int(w * 0.92), int(h * 0.92)), 255, stroke)
+                    cv2.line(o_ink, (int(w * 0.55), int(h * 0.6)), (int(w * 0.92), int(h * 0.92)), 255,
+                             max(2, w // 7))
+                    inks.append(o_ink)
+                for ink in inks:
                     for angle in (-4.0, 0.0, 4.0):
-                        for erode in (0, 1):
-                            glyph = _to_glyph(o_ink, angle, erode, rng)
+                        for weight in (-1, 0, 1):
+                            glyph = _to_glyph(ink, angle, weight, rng)
                             if glyph.image is not None:
-                                yield letter, glyph
-                for angle in (-4.0, 0.0, 4.0):
-                    for erode in (0, 1):
-                        glyph = _to_glyph(ink, angle, erode, rng)
-                        if glyph.image is not None:
-                            yield letter, glyph
+                                yield letter, path.stem, glyph
 
 
-def _to_glyph(ink: np.ndarray, angle: float, erode: int, rng: np.random.Generator) -> glyphs.Glyph:
+def _ink(font, letter: str) -> np.ndarray:
+    import pygame.surfarray  # noqa: PLC0415
+
+    surf, _ = font.render(letter, (0, 0, 0), (255, 255, 255))
+    return 255 - np.transpose(pygame.surfarray.array3d(surf)[..., 0])
+
+
+def _to_glyph(ink: np.ndarray, angle: float, weight: int, rng: np.random.Generator) -> glyphs.Glyph:
     big = CELL_PX * 4
     canvas = np.zeros((big, big), np.uint8)
     h, w = ink.shape
@@ -77,13 +91,19 @@ def _to_glyph(ink: np.ndarray, angle: float, erode: int, rng: np.random.Generato
     canvas[y0 : y0 + h, x0 : x0 + w] = ink
     cv2.putText(canvas, str(int(rng.integers(1, 9))), (int(big * 0.74), int(big * 0.86)),
                 cv2.FONT_HERSHEY_SIMPLEX, big / 200, 255, max(1, big // 60))
-    if erode:
+    if weight < 0:
         canvas = cv2.erode(canvas, np.ones((5, 5), np.uint8))
-    rot = cv2.getRotationMatrix2D((big / 2, big / 2), angle, 1.0)
+    elif weight > 0:
+        canvas = cv2.dilate(canvas, np.ones((5, 5), np.uint8))
+    rot = cv2.getRotationMatrix2D((big / 2, big / 2), angle, float(rng.uniform(0.95, 1.05)))
     canvas = cv2.warpAffine(canvas, rot, (big, big))
-    tile = 225 - canvas.astype(np.float32) * (190 / 255)
+    paper, ink_level = float(rng.uniform(190, 235)), float(rng.uniform(20, 70))
+    tile = paper - canvas.astype(np.float32) * ((paper - ink_level) / 255)
     tile = cv2.resize(tile, (CELL_PX, CELL_PX), interpolation=cv2.INTER_AREA)
-    tile = tile + rng.normal(0, 3, tile.shape)
+    blur = float(rng.choice([0.0, 0.0, 0.8, 1.3]))
+    if blur:
+        tile = cv2.GaussianBlur(tile, (0, 0), blur)
+    tile = tile + rng.normal(0, float(rng.uniform(1, 6)), tile.shape)
     pad = int(round(glyphs.CROP_PAD * CELL_PX))
     crop = np.full((CELL_PX + 2 * pad, CELL_PX + 2 * pad), 90.0)  # the board around the tile
     crop[pad + 2 : pad + CELL_PX - 2, pad + 2 : pad + CELL_PX - 2] = tile[2:-2, 2:-2]
@@ -94,21 +114,123 @@ def _has_mark(letter: str) -> bool:
     return len(unicodedata.normalize("NFD", letter)) > 1
 
 
-def build(path: Path, letters: str) -> int:
-    labels, images, marks = [], [], []
-    for letter, glyph in render(letters):
-        if _has_mark(letter) != bool(glyph.marks):
+def photo_tiles(folder: Path, *, tiles: str = "de", frames_per_tile: int = FRAMES_PER_TILE,
+                first_only: bool = False) -> Iterator[tuple[str, int, tuple[int, int], np.ndarray]]:
+    """(letter or '?', image number, (row, col), BGR crop) for tiles on a folder of per-turn photos.
+
+    The labels come from the engine's replay of the folder's GCG record (``image-N`` is the board after
+    move line N; positions in lettered rows, as ScrabScrap's records use). ``first_only``: one crop per
+    tile, from the photo where it appeared; otherwise up to ``frames_per_tile`` photos spread over its life.
+    """
+    from engine.game import Game  # noqa: PLC0415 - only the model builder and evaluations need these
+    from engine.gcg import replay
+    from engine.rules import Rules
+    from vision import colour
+    from vision.profile import load_profile
+    from vision.reader import CELL_PX as READ_PX
+    from vision.reader import WARP_MARGIN, BoardReader, load_frame
+    from vision.replay import image_number, load_record, photos
+
+    rules = Rules.scrabble(tiles)
+    record = load_record(next(Path(folder).glob("*.gcg")))
+    live = Game(rules, ["a", "b"])
+    boards = []
+    for event in replay(record, rules=rules, lettered_rows=True).game.events:
+        live.play(event.move, player=event.player, check=False)
+        boards.append(live.board.copy())
+    from vision.classifier import LetterClassifier
+
+    reader = BoardReader(load_profile("scrabscrap"), rules.tileset,
+                         classifier=LetterClassifier(rules.tileset.alphabet, font_model=None))
+    shots: dict[tuple, list[int]] = {}
+    frames = {}
+    for path in photos(Path(folder)):
+        number = image_number(path)
+        if number is None or number > len(boards):
+            continue
+        frames[number] = path
+        for sq, cell in boards[number - 1]:
+            if not cell.is_stop:
+                shots.setdefault((sq.row, sq.col, "?" if cell.blank else cell.letter), []).append(number)
+    wanted: dict[int, list[tuple]] = {}
+    for key, numbers in shots.items():
+        picks = [numbers[0]] if first_only else sorted({numbers[int(i)] for i in
+                                                        np.linspace(0, len(numbers) - 1, frames_per_tile)})
+        for n in picks:
+            wanted.setdefault(n, []).append(key)
+    pad = glyphs.CROP_PAD * READ_PX
+    size = int(round(READ_PX + 2 * pad))
+    for number in sorted(wanted):
+        norm = colour.normalise(load_frame(frames[number]))
+        to_canon = reader.locator(norm).to_canonical(READ_PX, WARP_MARGIN)
+        for row, col, letter in wanted[number]:
+            x0, y0 = (WARP_MARGIN + col) * READ_PX - pad, (WARP_MARGIN + row) * READ_PX - pad
+            shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+            crop = cv2.warpPerspective(norm, shift @ to_canon, (size, size), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE)
+            yield letter, number, (row, col), crop
+
+
+def _consistent(labels: list[str], images: list[np.ndarray], marks: list[int], sources: list[str],
+                k: int = 5) -> np.ndarray:
+    """Which glyphs agree with their k nearest glyphs of *other* fonts (drops renderings that went wrong,
+    e.g. a thin E whose arms broke off the stem and which now looks like an I)."""
+    feats = np.stack([glyphs.features(im) for im in images])
+    lab = np.array(labels)
+    src = np.array(sources)
+    mk = np.array(marks)
+    keep = np.ones(len(labels), bool)
+    for start in range(0, len(labels), 512):
+        sims = feats[start : start + 512] @ feats.T - 0.25 * (mk[start : start + 512, None] != mk[None, :])
+        sims[src[start : start + 512, None] == src[None, :]] = -np.inf
+        near = np.argsort(-sims, axis=1)[:, :k]
+        agree = (lab[near] == lab[start : start + 512, None]).sum(axis=1)
+        keep[start : start + 512] = agree > k // 2
+    return keep
+
+
+def build(path: Path, letters: str = LETTERS, photo_folders: Iterable[Path] = ()) -> dict[str, int]:
+    """Write the model; returns the number of glyphs per source kind."""
+    labels, images, marks, sources = [], [], [], []
+    counts = {"rendered": 0, "photo": 0}
+    for letter, font, glyph in render(letters):
+        if glyph.image is None or _has_mark(letter) != bool(glyph.marks):
             continue  # the rendering lost (or merged) the letter's dots: not what a camera sees
         labels.append(letter)
         images.append(glyph.image)
         marks.append(glyph.marks)
-    np.savez_compressed(path, labels=np.array(labels), images=(np.stack(images) * 255).astype(np.uint8),
-                        marks=np.array(marks, np.uint8))
-    return len(labels)
+        sources.append(f"render:{font}")
+        counts["rendered"] += 1
+    keep = _consistent(labels, images, marks, sources)
+    counts["rendered"] = int(keep.sum())
+    labels, images, marks, sources = ([x for x, k in zip(seq, keep, strict=True) if k]
+                                      for seq in (labels, images, marks, sources))
+    for folder in photo_folders:
+        for letter, _, _, crop in photo_tiles(folder):
+            glyph = glyphs.extract(crop, CELL_PX)
+            if letter == "?" or glyph.image is None or letter not in letters:
+                continue
+            labels.append(letter)
+            images.append(glyph.image)
+            marks.append(glyph.marks)
+            sources.append(f"photo:{Path(folder).name}")
+            counts["photo"] += 1
+    np.savez_compressed(path, labels=np.array(labels), images=(np.stack(images) * 255).round().astype(np.uint8),
+                        marks=np.array(marks, np.uint8), sources=np.array(sources))
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.fonts", description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", nargs="*", type=Path, default=[],
+                        help="folders of per-turn photos with their .gcg record (e.g. ../shared/data/photos/"
+                             "scrabscrap/game0*)")
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = parser.parse_args(argv)
+    counts = build(args.out, LETTERS, args.photos)
+    print(f"wrote {counts['rendered']} rendered and {counts['photo']} photo glyphs to {args.out}")
+    return 0
 
 
 if __name__ == "__main__":
-    out = Path(__file__).parent / "data" / "letters-dejavu.npz"
-    # Latin letters of every Ordvakt tile set (Scrabble de/en/fr/sv/no/fi/et, Alfapet, Ordskifte).
-    n = build(out, "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜÅÆØÉÕŠŽ")
-    print(f"wrote {n} glyphs to {out}")
+    raise SystemExit(main())

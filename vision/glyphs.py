@@ -96,16 +96,12 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
         is_digit = cx > mx + 0.6 * mw and cy > my + 0.5 * mh and bh < 0.7 * mh
         if is_digit:
             continue
-        if above and overlaps_x and y + bh >= my - 0.45 * mh:
-            # A diacritic is as dark and about as thick as the letter's strokes; a tile edge or the
-            # shadow line of the tile above is a faint hairline.
-            blob = labels[y : y + bh, x : x + bw] == i
-            darkness = float(soft[y : y + bh, x : x + bw][blob].mean())
-            if bh >= 0.6 * stroke and darkness >= 0.45 and abs(cx - (mx + mw / 2)) < 0.4 * mw and bw <= 0.95 * mw:
-                mask[labels == i] = 1
-                marks = 1
-        elif x >= mx - 1 and x + bw <= mx + mw + 1 and y >= my - 1 and y + bh <= my + mh + 1:
-            mask[labels == i] = 1  # a piece of the letter itself
+        if above and overlaps_x:
+            continue  # diacritics are looked for below, within the tile
+        if x >= mx - 0.3 * mh and x + bw <= mx + mw + 0.3 * mh and y >= my - 1 and y + bh <= my + mh + 1:
+            mask[labels == i] = 1  # a piece of the letter itself (a thin stroke broke off)
+    if _add_marks(grey < thresh, soft, mask, (mx, my, mw, mh), stroke):
+        marks = 1
     ys, xs = np.nonzero(mask)
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
     # Soft ink inside the kept blobs, a little dilated for anti-aliasing.
@@ -117,6 +113,43 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     canvas[oy : oy + y1 - y0, ox : ox + x1 - x0] = box
     image = cv2.resize(canvas, (GLYPH_PX, GLYPH_PX), interpolation=cv2.INTER_AREA)
     return Glyph(image, contrast, mh / cell_px, marks)
+
+
+def _add_marks(dark: np.ndarray, soft: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int],
+               stroke: float) -> bool:
+    """Find diacritics between the tile's top edge and the letter and add them to ``mask``.
+
+    The search stops at the tile's edge (the first row above the letter that is dark across the letter's
+    width: dots cover only part of a row), so dots that touch the edge come free and premium marks of
+    the board beyond the tile are never taken. A diacritic is as dark and about as thick as the letter's
+    strokes; a tile edge or the shadow line of the tile above is a faint hairline.
+    """
+    mx, my, mw, mh = box
+    h, w = dark.shape
+    xa, xb = max(0, int(mx - 0.2 * mw)), min(w, int(mx + mw + 0.2 * mw) + 1)
+    top = max(0, int(my - 0.5 * mh))
+    for r in range(my - 1, top - 1, -1):
+        if np.median(dark[r, xa:xb]) > 0:
+            top = r + 1
+            break
+    if my - top < 2:
+        return False
+    region = dark[top:my, xa:xb].astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(region, connectivity=8)
+    found = False
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < 3 or x == 0 or x + bw >= xb - xa:
+            continue
+        blob = labels == i
+        darkness = float(soft[top:my, xa:xb][blob].mean())
+        cx = xa + cents[i][0]
+        # On the shared photos dots measure darkness >= 0.67, edge hairlines <= 0.51.
+        centred = abs(cx - (mx + mw / 2)) < 0.4 * mw and bw <= 0.95 * mw
+        if bh >= max(2.0, 0.45 * stroke) and darkness >= 0.55 and centred:
+            mask[top:my, xa:xb][blob] = 1
+            found = True
+    return found
 
 
 def _stroke_width(mask: np.ndarray) -> float:
