@@ -213,7 +213,8 @@ class OrdskifteFlow:
         else:
             self._state = State.END if self.game.is_over else State.PLAYING
         self._open_judge()
-        self.message = "Resumed: press RESUME or your button to restart the timer" if self._state is State.PLAYING \
+        paused = self._state is State.PLAYING and self.timer is not None and self.timer.paused
+        self.message = "Resumed with the timer paused: the player's button (or END TURN) restarts it" if paused \
             else ""
 
     def _open_judge(self) -> None:
