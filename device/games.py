@@ -268,7 +268,7 @@ class NewGameForm:
             problem = str(exc)
         return v.View(v.Screen.NEW_GAME, language=self.language, game=v.GameKind(self.values["game"]),
                       form=v.FormView(self.options(), can_start=not problem), message=self.message or problem,
-                      warnings=self.notices, alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZÅÄÖÆØ -")
+                      warnings=self.notices, alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZÅÄÖÆØ")
 
 
 def _profile_label(profile: str) -> str:
