@@ -28,11 +28,11 @@ def run(args: argparse.Namespace) -> int:
     from engine.lexicon.build import build_default, default_list_path, source_installed
     from engine.lexicon.judge import find_list, open_judge
     from engine.lexicon.languages import language
-    from engine.lexicon.trie import TrieLexicon
+    from engine.lexicon.trie import open_list
 
     directory = paths.lexicon_dir()
     if args.lexicon:
-        lang = TrieLexicon(find_list(directory, args.lexicon)).lang
+        lang = open_list(find_list(directory, args.lexicon)).lang
     else:
         lang = language(args.lang).code
         if not default_list_path(directory, lang).exists() and any(

@@ -67,6 +67,8 @@ def run_build(args: argparse.Namespace) -> int:
             f"{code}: {m.name}: {m.count:,} words, {m.trie_bytes / 1e6:.1f} MB, "
             f"{result.seconds:.1f} s -> {result.path}{extra}"
         )
+        if result.note:
+            print(f"{code}: {result.note}")
     if failed:
         print(f"not built: {' '.join(failed)} (the judge says what to install when asked)", file=sys.stderr)
     return 0
