@@ -402,7 +402,11 @@ def form_screen(c: Ctx) -> None:
                    [("button.cancel", act(ActionKind.CANCEL_EDIT), "normal", True)])
         return
     btn_h = p.px(58)
-    rows_area = pygame.Rect(body.left, body.top, body.w, body.h - btn_h - p.px(8))
+    msg_h = p.px(40) if v.message else 0
+    rows_area = pygame.Rect(body.left, body.top, body.w, body.h - btn_h - msg_h - p.px(8))
+    if v.message:
+        # Why START is disabled or a choice was refused (the core words it).
+        paragraph(p, v.message, pygame.Rect(body.left, rows_area.bottom + p.px(2), body.w, msg_h), 15, p.theme.warn)
     opts = form.options
     cols = 2 if (not p.portrait and len(opts) > 5) else 1
     per_col = (len(opts) + cols - 1) // cols if opts else 1

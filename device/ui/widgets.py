@@ -226,7 +226,7 @@ def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Prop
         if sq in placed:
             continue
         r = geo.rect(sq).inflate(-4, -4)
-        width = max(2, geo.cell // 8)
+        width = max(3, geo.cell // 6)
         p.draw(lambda s, r=r, w=width: (pygame.draw.line(s, t.bad, r.topleft, r.bottomright, w),
                                         pygame.draw.line(s, t.bad, r.topright, r.bottomleft, w)))
     for tile in proposal.tiles:
