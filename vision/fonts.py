@@ -18,13 +18,14 @@ from __future__ import annotations
 import argparse
 import os
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision import glyphs
+from vision.classifier import LetterClassifier
 
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"),
              Path("/usr/share/fonts/truetype/freefont"))
@@ -39,6 +40,8 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜÅÆØÉÕŠŽ"
 MODEL_PATH = Path(__file__).parent / "data" / "letters.npz"
 #: Frames kept per physical tile of a photographed game (first, middle and last photo that shows it).
 FRAMES_PER_TILE = 3
+#: Glyphs more similar than this to one already kept (same letter and source) add nothing.
+DUPLICATE_SIM = 0.98
 
 
 def _font_paths() -> list[Path]:
@@ -114,21 +117,25 @@ def _has_mark(letter: str) -> bool:
     return len(unicodedata.normalize("NFD", letter)) > 1
 
 
-def photo_tiles(folder: Path, *, tiles: str = "de", frames_per_tile: int = FRAMES_PER_TILE,
-                first_only: bool = False) -> Iterator[tuple[str, int, tuple[int, int], np.ndarray]]:
-    """(letter or '?', image number, (row, col), BGR crop) for tiles on a folder of per-turn photos.
+def photo_glyphs(folder: Path, *, tiles: str = "de", frames_per_tile: int = FRAMES_PER_TILE,
+                 first_only: bool = False,
+                 transform: Callable[[np.ndarray], np.ndarray] | None = None,
+                 ) -> Iterator[tuple[str, int, tuple[int, int], glyphs.Glyph]]:
+    """(letter or '?', image number, (row, col), glyph) for tiles on a folder of per-turn photos.
 
     The labels come from the engine's replay of the folder's GCG record (``image-N`` is the board after
-    move line N; positions in lettered rows, as ScrabScrap's records use). ``first_only``: one crop per
-    tile, from the photo where it appeared; otherwise up to ``frames_per_tile`` photos spread over its life.
+    move line N; positions in lettered rows, as ScrabScrap's records use). The glyphs are cut by the
+    device's own :class:`vision.reader.BoardReader`, so they are what the classifier sees at run time.
+    ``first_only``: one glyph per tile, from the photo where it appeared; otherwise up to
+    ``frames_per_tile`` photos spread over its life. ``transform`` alters each photo first (e.g. one of
+    :data:`vision.variants.VARIANTS`). Tiles the reader does not see as tiles are skipped.
     """
     from engine.game import Game  # noqa: PLC0415 - only the model builder and evaluations need these
     from engine.gcg import replay
     from engine.rules import Rules
-    from vision import colour
+    from engine.squares import Square
     from vision.profile import load_profile
-    from vision.reader import CELL_PX as READ_PX
-    from vision.reader import WARP_MARGIN, BoardReader, load_frame
+    from vision.reader import BoardReader, load_frame
     from vision.replay import image_number, load_record, photos
 
     rules = Rules.scrabble(tiles)
@@ -138,10 +145,8 @@ def photo_tiles(folder: Path, *, tiles: str = "de", frames_per_tile: int = FRAME
     for event in replay(record, rules=rules, lettered_rows=True).game.events:
         live.play(event.move, player=event.player, check=False)
         boards.append(live.board.copy())
-    from vision.classifier import LetterClassifier
-
     reader = BoardReader(load_profile("scrabscrap"), rules.tileset,
-                         classifier=LetterClassifier(rules.tileset.alphabet, font_model=None))
+                         classifier=_GlyphsOnly(rules.tileset.alphabet, font_model=None))
     shots: dict[tuple, list[int]] = {}
     frames = {}
     for path in photos(Path(folder)):
@@ -158,17 +163,21 @@ def photo_tiles(folder: Path, *, tiles: str = "de", frames_per_tile: int = FRAME
                                                         np.linspace(0, len(numbers) - 1, frames_per_tile)})
         for n in picks:
             wanted.setdefault(n, []).append(key)
-    pad = glyphs.CROP_PAD * READ_PX
-    size = int(round(READ_PX + 2 * pad))
     for number in sorted(wanted):
-        norm = colour.normalise(load_frame(frames[number]))
-        to_canon = reader.locator(norm).to_canonical(READ_PX, WARP_MARGIN)
+        frame = load_frame(frames[number])
+        reading = reader.read(transform(frame) if transform is not None else frame,
+                              cells=[Square(r, c) for r, c, _ in wanted[number]])
         for row, col, letter in wanted[number]:
-            x0, y0 = (WARP_MARGIN + col) * READ_PX - pad, (WARP_MARGIN + row) * READ_PX - pad
-            shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-            crop = cv2.warpPerspective(norm, shift @ to_canon, (size, size), flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE)
-            yield letter, number, (row, col), crop
+            tile = reading.tiles.get(Square(row, col))
+            if tile is not None:
+                yield letter, number, (row, col), tile.glyph
+
+
+class _GlyphsOnly(LetterClassifier):
+    """Cuts glyphs without reading them (the model may not exist yet while it is being built)."""
+
+    def classify(self, glyph: glyphs.Glyph, k: int = 3) -> None:  # type: ignore[override]
+        return None
 
 
 def _consistent(labels: list[str], images: list[np.ndarray], marks: list[int], sources: list[str],
@@ -189,6 +198,21 @@ def _consistent(labels: list[str], images: list[np.ndarray], marks: list[int], s
     return keep
 
 
+def _distinct(labels: list[str], images: list[np.ndarray], groups: list[str],
+              limit: float = DUPLICATE_SIM) -> np.ndarray:
+    """Drop near-duplicates within a letter and group (the model stays small, so reading stays fast).
+    Groups are kept apart so that leaving one photographed game out leaves the others whole."""
+    feats = np.stack([glyphs.features(im) for im in images])
+    keep = np.zeros(len(labels), bool)
+    buckets: dict[tuple[str, str], list[int]] = {}
+    for i, key in enumerate(zip(labels, groups, strict=True)):
+        kept = buckets.setdefault(key, [])
+        if not kept or float((feats[kept] @ feats[i]).max()) < limit:
+            kept.append(i)
+            keep[i] = True
+    return keep
+
+
 def build(path: Path, letters: str = LETTERS, photo_folders: Iterable[Path] = ()) -> dict[str, int]:
     """Write the model; returns the number of glyphs per source kind."""
     labels, images, marks, sources = [], [], [], []
@@ -206,8 +230,7 @@ def build(path: Path, letters: str = LETTERS, photo_folders: Iterable[Path] = ()
     labels, images, marks, sources = ([x for x, k in zip(seq, keep, strict=True) if k]
                                       for seq in (labels, images, marks, sources))
     for folder in photo_folders:
-        for letter, _, _, crop in photo_tiles(folder):
-            glyph = glyphs.extract(crop, CELL_PX)
+        for letter, _, _, glyph in photo_glyphs(folder):
             if letter == "?" or glyph.image is None or letter not in letters:
                 continue
             labels.append(letter)
@@ -215,6 +238,11 @@ def build(path: Path, letters: str = LETTERS, photo_folders: Iterable[Path] = ()
             marks.append(glyph.marks)
             sources.append(f"photo:{Path(folder).name}")
             counts["photo"] += 1
+    keep = _distinct(labels, images, [src.split(":")[0] if src.startswith("render:") else src for src in sources])
+    labels, images, marks, sources = ([x for x, k in zip(seq, keep, strict=True) if k]
+                                      for seq in (labels, images, marks, sources))
+    counts = {kind: sum(1 for src in sources if src.startswith(prefix))
+              for kind, prefix in (("rendered", "render:"), ("photo", "photo:"))}
     np.savez_compressed(path, labels=np.array(labels), images=(np.stack(images) * 255).round().astype(np.uint8),
                         marks=np.array(marks, np.uint8), sources=np.array(sources))
     return counts
