@@ -306,6 +306,9 @@ class Locator:
         if self.geometry is not None and self.confirms(frame, gains):
             return self.geometry
         self.geometry = locate(frame, self.profile, gains)
-        self._reference = line_scores(frame, self.geometry, gains=gains, tile=self.profile.tile)
+        whole, beyond = line_scores(frame, self.geometry, gains=gains, tile=self.profile.tile)
+        # A location found while a hand covers part of the grid scores low; keeping most of the old
+        # reference makes the next clear frame fail the check and relocate, instead of trusting it for good.
+        self._reference = (max(whole, 0.9 * self._reference[0]), beyond)
         self.relocations += 1
         return self.geometry

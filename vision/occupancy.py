@@ -58,6 +58,41 @@ def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
 _WEIGHTS = np.float32([0.5, 1.0, 1.0])
 
 
+def _remove_shading(raw: np.ndarray, labels: np.ndarray, empty_code: np.ndarray, centres: dict[str, np.ndarray],
+                    n: int) -> np.ndarray:
+    """The cell colours with a smooth light gradient across the board taken out.
+
+    Light falls off towards a corner or one side of the board, so the same square looks darker there.
+    A quadratic surface over the board is fitted (robustly, by least squares) to each cell's difference
+    from its class centre and subtracted. Only the empty squares are corrected: they cover the board
+    evenly, while tiles cluster (a surface fitted to them extrapolates wildly into empty corners), and
+    a fall-off of the light darkens a bright tile by another amount than a dark square. A hand or an
+    arm is a local blob a quadratic cannot follow, so it stays as different as it was.
+    """
+    ref = np.array([centres[code if label == "empty" else label] for label, code in zip(labels, empty_code,
+                                                                                         strict=True)])
+    resid = raw - ref
+    r, c = np.divmod(np.arange(len(raw)), n)
+    r, c = (r - (n - 1) / 2) / n, (c - (n - 1) / 2) / n
+    basis = np.stack([np.ones_like(r), r, c, r * r, r * c, c * c], axis=1)
+    out = raw.copy()
+    for group in (labels == "empty",):
+        if group.sum() < 4 * basis.shape[1]:
+            continue
+        size = np.sqrt((resid ** 2).sum(axis=1))
+        keep = group & (size <= 2.0 * np.median(size[group]) + 1.0)
+        for _ in range(2):
+            if keep.sum() < 3 * basis.shape[1]:
+                break
+            coef, *_ = np.linalg.lstsq(basis[keep], resid[keep], rcond=None)
+            size = np.sqrt(((resid - basis @ coef) ** 2).sum(axis=1))
+            keep = group & (size <= 2.0 * np.median(size[group]) + 1.0)
+        else:
+            # The constant part belongs to the class centres, only the variation across the board is shading.
+            out[group] -= (basis[group] @ coef) - coef[0]
+    return out
+
+
 def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: BoardProfile) -> Occupancy:
     """Classify each cell against the frame-adapted centres of its allowed classes."""
     n = colours.shape[0]
@@ -91,6 +126,7 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
             if kind in centres and sel.sum() >= 2:
                 new[kind] = np.median(flat[sel], axis=0)
         centres.update(new)
+        flat = _remove_shading(colours.reshape(-1, 3), labels, empty_code, centres, n)
     d = distances()
     d_empty = np.array([d[c][i] for i, c in enumerate(empty_code)])
     options = [("empty", d_empty), ("tile", d["tile"])] + ([("stop", d["stop"])] if "stop" in d else [])

@@ -3,6 +3,8 @@
 
 ``python -m vision.variants SRC_DIR OUT_DIR`` writes one sub-folder per variant (photos keep their names,
 other files such as the GCG are copied), so ``ordvakt replay OUT_DIR/warm --gcg ...`` runs on them.
+``python -m vision.variants --evaluate`` makes every variant of game01-04 in a temp dir, replays each and
+prints per variant and game the occupancy errors (cells, against the record) and the turns matched.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import shutil
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -93,13 +96,131 @@ def write_variants(src: Path, out: Path, names: list[str] | None = None) -> None
         for path in sorted(src.iterdir()):
             if path.suffix.lower() in (".jpg", ".jpeg", ".png"):
                 frame = cv2.imread(str(path))
-                cv2.imwrite(str(target / (path.stem + ".png")), VARIANTS[name](frame))
+                # Lossless and light compression: the variant itself decides what is lost.
+                cv2.imwrite(str(target / (path.stem + ".png")), VARIANTS[name](frame),
+                            [cv2.IMWRITE_PNG_COMPRESSION, 1])
             elif path.is_file():
                 shutil.copy(path, target / path.name)
 
 
+@dataclass(frozen=True)
+class VariantScore:
+    variant: str
+    game: str
+    photos: int
+    #: Cells whose occupancy (tile or not) differs from the record's board, summed over the photos.
+    occupancy_errors: int
+    #: Photos the reader refused (covered, no board): their cells are not counted above.
+    unread: int
+    matched: int
+    compared: int
+
+
+def record_boards(game_dir: Path, rules, lettered_rows: bool) -> list[set]:
+    """The occupied squares after each record line (index N-1 is what ``image-N`` shows)."""
+    from engine.game import Game
+    from engine.gcg import replay
+    from vision.replay import load_record
+
+    record = load_record(next(game_dir.glob("*.gcg")))
+    live = Game(rules, ["a", "b"])
+    out = []
+    for event in replay(record, rules=rules, lettered_rows=lettered_rows).game.events:
+        live.play(event.move, player=event.player, check=False)
+        out.append({sq for sq, cell in live.board if not cell.is_stop})
+    return out
+
+
+def evaluate(game_dir: Path, rules, profile: str = "scrabscrap",
+             lettered_rows: bool = True) -> tuple[int, int, int, int, int]:
+    """(photos, occupancy errors, unread photos, turns matched, turns compared) for one folder."""
+    from vision.profile import load_profile
+    from vision.reader import BoardReader
+    from vision.replay import image_number, load_record, replay_photos
+
+    truth = record_boards(game_dir, rules, lettered_rows)
+    reader = BoardReader(load_profile(profile), rules.tileset)
+    record = load_record(next(game_dir.glob("*.gcg")))
+    result = replay_photos(game_dir, reader, rules, record=record, orientation=lettered_rows)
+    errors = unread = 0
+    for turn in result.turns:
+        number = image_number(turn.photo)
+        reading = turn.reading
+        if reading is None or reading.occupancy is None or turn.proposal.kind.value in ("covered", "no-board"):
+            unread += 1
+            continue
+        if number is not None and 0 < number <= len(truth):
+            errors += len(reading.occupied() ^ truth[number - 1])
+    return len(result.turns), errors, unread, result.matched, len(result.compared)
+
+
+def evaluate_all(data: Path, names: list[str], games: list[str], *, keep: Path | None = None,
+                 lettered_rows: bool = True) -> list[VariantScore]:
+    import tempfile
+
+    from engine.rules import Rules
+
+    rules = Rules.scrabble("de")
+    scores = []
+    with tempfile.TemporaryDirectory(prefix="ordvakt-variants-") as tmp:
+        root = keep or Path(tmp)
+        for game in games:
+            src = data / game
+            write_variants(src, root / game, [n for n in names if n != "original"])
+            for name in names:
+                folder = src if name == "original" else root / game / name
+                photos, errors, unread, matched, compared = evaluate(folder, rules, lettered_rows=lettered_rows)
+                scores.append(VariantScore(name, game, photos, errors, unread, matched, compared))
+                print(f"{name:9s} {game}: occupancy errors {errors:3d}, unread {unread}, "
+                      f"turns {matched}/{compared}", file=sys.stderr, flush=True)
+    return scores
+
+
+def _table(scores: list[VariantScore], games: list[str]) -> str:
+    lines = ["variant    " + "  ".join(f"{g:>16s}" for g in games) + "   total occ.err  turns"]
+    for name in dict.fromkeys(s.variant for s in scores):
+        row = {s.game: s for s in scores if s.variant == name}
+        cells = [f"{row[g].occupancy_errors:>3d} err {row[g].matched:>3d}/{row[g].compared:<3d}"
+                 + ("!" if row[g].unread else " ") for g in games]
+        occ = sum(s.occupancy_errors for s in row.values())
+        m, c = sum(s.matched for s in row.values()), sum(s.compared for s in row.values())
+        lines.append(f"{name:10s} " + "  ".join(f"{x:>16s}" for x in cells) + f"   {occ:9d}  {m:3d}/{c}")
+    lines.append("(err: cells whose occupancy differs from the record, over every photo; n/m: turns matched; "
+                 "!: some photos refused)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m vision.variants", description=__doc__)
+    ap.add_argument("src", nargs="?", type=Path, help="photo folder to alter (with OUT_DIR)")
+    ap.add_argument("out", nargs="?", type=Path, help="where the variant folders go")
+    ap.add_argument("--evaluate", action="store_true",
+                    help="alter every game in --data in a temp dir, replay each variant, print the table")
+    ap.add_argument("--data", type=Path, default=Path("../shared/data/photos/scrabscrap"))
+    ap.add_argument("--games", nargs="*", default=["game01", "game02", "game03", "game04"])
+    ap.add_argument("--variants", nargs="*", default=["original", *VARIANTS])
+    ap.add_argument("--keep", type=Path, help="write the variants here instead of a temp dir")
+    ap.add_argument("--orientation", choices=("lettered-rows", "standard"), default="lettered-rows",
+                    help="how the records name positions (the scrabscrap records use lettered rows)")
+    args = ap.parse_args(argv)
+    unknown = set(args.variants) - set(VARIANTS) - {"original"}
+    if unknown:
+        ap.error(f"unknown variants {sorted(unknown)!r}; choose from {['original', *VARIANTS]!r}")
+    if args.evaluate:
+        if not args.data.is_dir():
+            print(f"missing {args.data}: the shared photos are needed", file=sys.stderr)
+            return 2
+        scores = evaluate_all(args.data, args.variants, args.games, keep=args.keep,
+                              lettered_rows=args.orientation == "lettered-rows")
+        print(_table(scores, args.games))
+        return 0
+    if args.src is None or args.out is None:
+        ap.error("give SRC_DIR OUT_DIR, or --evaluate")
+    write_variants(args.src, args.out, [v for v in args.variants if v != "original"])
+    return 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
-        print("usage: python -m vision.variants SRC_DIR OUT_DIR [VARIANT ...]", file=sys.stderr)
-        sys.exit(2)
-    write_variants(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:] or None)
+    sys.exit(main())
