@@ -4,8 +4,11 @@
 :func:`build` wires config -> store -> game -> clock -> hardware -> vision -> UI, each passed in
 (no singletons, nothing at import). :class:`App` runs one loop that takes button events (the
 hardware queue), touches (pygame FINGER* events or mouse events, never both), keys, and clock
-readings, feeds them to the :class:`~device.flow.Flow`, draws its :class:`View` and pings the
-systemd watchdog.
+readings, feeds them to the game's flow, draws its :class:`View` and pings the systemd watchdog.
+
+The flow class comes from :func:`device.games.flow_class_for` by the game's kind (resume uses the
+stored kind; a new game of another kind gets a new flow over the same collaborators). The app runs
+the new-game form, settings, word judge and calibration itself (``App.overlay``) above the flow.
 """
 
 from __future__ import annotations

@@ -17,7 +17,17 @@ before the flow returns, so the screen never shows a move as done that a power c
     MANUAL_ENTRY --MANUAL_MOVE--> CONFIRM;  --BACK--> PLAYING
     PLAYING --CHALLENGE--> CHALLENGE (clocks paused, verdict, rule applied) --OK--> PLAYING
     PLAYING --UNDO--> PLAYING;  PLAYING --END_GAME--> END_RACKS --RACK x n--> END
-    END --UNDO--> PLAYING;  END --NEW_GAME--> NEW_GAME
+    END --UNDO--> PLAYING;  END --NEW_GAME--> NEW_GAME;  NEW_GAME --BACK--> PLAYING | END (the game that was on)
+
+Challenge rules: TRIPLE -- CHALLENGE decides the game (phony: the challenger wins, else the
+challenged player), stored in the game's meta; OK --> END; UNDO takes the decision back.
+VOID -- no CHALLENGE; CONFIRM judges every formed word and refuses an unacceptable play.
+A camera reading of kind WITHDRAWAL (the last play's tiles taken back, perhaps with the next
+placement) goes to CONFIRM with the removed squares; CONFIRM stores Withdraw (then the placement).
+It never auto-accepts.
+
+The new-game form, settings, word judge and calibration screens are the app's
+(device.games.NewGameForm, device.overlays): they never change the flow's state.
 
 The chess clock is paused while a move is being confirmed (that time belongs to nobody) and
 switches to the next player when the move is stored.

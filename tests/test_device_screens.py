@@ -379,3 +379,23 @@ def test_calibration_without_a_camera_says_so(tmp_path: Path) -> None:
     assert saved_profile(app.data_dir, 15) is None
     app.dispatch(FlowEvent(EventKind.BACK))
     assert app.view().screen is v.Screen.SCOREBOARD
+
+
+def test_portrait_screen_fits_the_four_player_form_and_the_settings(tmp_path: Path) -> None:
+    from device.config import UiSettings
+
+    config = Config(game=GameSettings(players=("Ann", "Bob", "Cid", "Dan")), data_dir=str(tmp_path / "data"),
+                    ui=UiSettings(width=720, height=1280))
+    app, _store = build(config, headless=True)
+    shot = Shots(app, tmp_path / "shots")
+    shot("portrait-form")
+    rows = [rect for rect, t in app.renderer.hot if isinstance(t, v.UiAction) and t.kind in (A.SET_OPTION,
+                                                                                              A.EDIT_OPTION)]
+    assert len(rows) == 13  # game, language, list, players, 4 names, rack, clock, minutes, rule, board
+    screen = pygame.Rect(0, 0, 720, 1280)
+    assert all(screen.contains(r) and r.h >= 40 for r in rows)  # a finger-sized row each
+    assert not any(a.colliderect(b) for i, a in enumerate(rows) for b in rows[i + 1:])
+    tap_kind(app, A.START_GAME)
+    tap_kind(app, A.SETTINGS)
+    shot("portrait-settings")
+    assert app.view().screen is v.Screen.SETTINGS
