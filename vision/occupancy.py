@@ -58,86 +58,78 @@ def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
 _WEIGHTS = np.float32([0.5, 1.0, 1.0])
 
 
-def _remove_shading(raw: np.ndarray, labels: np.ndarray, empty_code: np.ndarray, centres: dict[str, np.ndarray],
-                    n: int) -> np.ndarray:
+def _remove_shading(raw: np.ndarray, empty: np.ndarray, expected: np.ndarray, n: int) -> np.ndarray:
     """The cell colours with a smooth light gradient across the board taken out.
 
     Light falls off towards a corner or one side of the board, so the same square looks darker there.
     A quadratic surface over the board is fitted (robustly, by least squares) to each cell's difference
-    from its class centre and subtracted. Only the empty squares are corrected: they cover the board
-    evenly, while tiles cluster (a surface fitted to them extrapolates wildly into empty corners), and
-    a fall-off of the light darkens a bright tile by another amount than a dark square. A hand or an
-    arm is a local blob a quadratic cannot follow, so it stays as different as it was.
+    from its class centre (``expected``) and subtracted. Only the empty squares are corrected: they
+    cover the board evenly, while tiles cluster (a surface fitted to them extrapolates wildly into empty
+    corners), and a fall-off of the light darkens a bright tile by another amount than a dark square.
+    A hand or an arm is a local blob a quadratic cannot follow, so it stays as different as it was.
     """
-    ref = np.array([centres[code if label == "empty" else label] for label, code in zip(labels, empty_code,
-                                                                                         strict=True)])
-    resid = raw - ref
-    r, c = np.divmod(np.arange(len(raw)), n)
-    r, c = (r - (n - 1) / 2) / n, (c - (n - 1) / 2) / n
-    basis = np.stack([np.ones_like(r), r, c, r * r, r * c, c * c], axis=1)
+    basis = _quadratic_basis(n)
+    if empty.sum() < 4 * basis.shape[1]:
+        return raw
+    resid = raw - expected
+    size = np.sqrt((resid ** 2).sum(axis=1))
+    keep = empty & (size <= 2.0 * np.median(size[empty]) + 1.0)
+    for _ in range(2):
+        if keep.sum() < 3 * basis.shape[1]:
+            return raw
+        coef, *_ = np.linalg.lstsq(basis[keep], resid[keep], rcond=None)
+        size = np.sqrt(((resid - basis @ coef) ** 2).sum(axis=1))
+        keep = empty & (size <= 2.0 * np.median(size[empty]) + 1.0)
     out = raw.copy()
-    for group in (labels == "empty",):
-        if group.sum() < 4 * basis.shape[1]:
-            continue
-        size = np.sqrt((resid ** 2).sum(axis=1))
-        keep = group & (size <= 2.0 * np.median(size[group]) + 1.0)
-        for _ in range(2):
-            if keep.sum() < 3 * basis.shape[1]:
-                break
-            coef, *_ = np.linalg.lstsq(basis[keep], resid[keep], rcond=None)
-            size = np.sqrt(((resid - basis @ coef) ** 2).sum(axis=1))
-            keep = group & (size <= 2.0 * np.median(size[group]) + 1.0)
-        else:
-            # The constant part belongs to the class centres, only the variation across the board is shading.
-            out[group] -= (basis[group] @ coef) - coef[0]
+    # The constant part belongs to the class centres, only the variation across the board is shading.
+    out[empty] -= (basis[empty] @ coef) - coef[0]
     return out
+
+
+def _quadratic_basis(n: int) -> np.ndarray:
+    r, c = np.divmod(np.arange(n * n), n)
+    r, c = (r - (n - 1) / 2) / n, (c - (n - 1) / 2) / n
+    return np.stack([np.ones_like(r), r, c, r * r, r * c, c * c], axis=1)
 
 
 def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: BoardProfile) -> Occupancy:
     """Classify each cell against the frame-adapted centres of its allowed classes."""
     n = colours.shape[0]
     codes = sorted({c for row in premium_codes for c in row})
-    centres: dict[str, np.ndarray] = {c: _lab(profile.square_colour(c)) for c in codes}
-    centres["tile"] = _lab(profile.tile)
+    # Centre rows: one per empty square class, then the tile, then (if the board has them) stop tiles.
+    rows = [_lab(profile.square_colour(c)) for c in codes] + [_lab(profile.tile)]
+    tile_row = len(codes)
     if profile.stop is not None:
-        centres["stop"] = _lab(profile.stop)
-    code_grid = np.array(premium_codes)
-    flat = colours.reshape(-1, 3)
-    empty_code = code_grid.reshape(-1)
+        rows.append(_lab(profile.stop))
+    centres = np.stack(rows).astype(np.float32)
+    raw = colours.reshape(-1, 3).astype(np.float32)
+    flat = raw
+    cells = np.arange(len(flat))
+    empty_row = np.searchsorted(codes, np.array(premium_codes).reshape(-1))
+    # Options per cell: 0 = its own empty class, 1 = tile, 2 = stop tile.
+    option_rows = np.stack([empty_row, np.full(len(flat), tile_row)]
+                           + ([np.full(len(flat), tile_row + 1)] if profile.stop is not None else []))
 
-    def distances() -> dict[str, np.ndarray]:
-        return {k: np.sqrt((((flat - v) * _WEIGHTS) ** 2).sum(axis=1)) for k, v in centres.items()}
+    def option_distances() -> np.ndarray:
+        d = np.sqrt((((flat[None, :, :] - centres[:, None, :]) * _WEIGHTS) ** 2).sum(axis=2))  # (K, N)
+        return d[option_rows, cells]  # (options, N)
 
-    labels = np.empty(len(flat), dtype=object)
     for _ in range(4):
-        d = distances()
-        d_empty = np.array([d[c][i] for i, c in enumerate(empty_code)])
-        options = [("empty", d_empty), ("tile", d["tile"])] + ([("stop", d["stop"])] if "stop" in d else [])
-        stack = np.stack([o[1] for o in options])
-        choice = stack.argmin(axis=0)
-        labels = np.array([options[c][0] for c in choice], dtype=object)
-        new = {}
-        for code in codes:
-            sel = (labels == "empty") & (empty_code == code)
+        choice = option_distances().argmin(axis=0)
+        assigned = option_rows[choice, cells]
+        for k in range(len(centres)):
+            sel = assigned == k
             if sel.sum() >= 2:
-                new[code] = np.median(flat[sel], axis=0)
-        for kind in ("tile", "stop"):
-            sel = labels == kind
-            if kind in centres and sel.sum() >= 2:
-                new[kind] = np.median(flat[sel], axis=0)
-        centres.update(new)
-        flat = _remove_shading(colours.reshape(-1, 3), labels, empty_code, centres, n)
-    d = distances()
-    d_empty = np.array([d[c][i] for i, c in enumerate(empty_code)])
-    options = [("empty", d_empty), ("tile", d["tile"])] + ([("stop", d["stop"])] if "stop" in d else [])
-    stack = np.stack([o[1] for o in options])
+                centres[k] = np.median(flat[sel], axis=0)
+        flat = _remove_shading(raw, choice == 0, centres[assigned], n)
+    stack = option_distances()
     choice = stack.argmin(axis=0)
     best = stack.min(axis=0)
     second = np.partition(stack, 1, axis=0)[1]
-    state = np.array([{"empty": 0, "tile": 1, "stop": 2}[options[c][0]] for c in choice])
+    state = choice  # the option order is CellState's: empty, tile, stop
     # Spread of each class: median distance of its members, floored so a tight class does not flag noise.
     spread = np.empty(len(flat), dtype=np.float32)
-    for k in range(len(options)):
+    for k in range(len(stack)):
         sel = choice == k
         typical = float(np.median(best[sel])) if sel.sum() >= 3 else 6.0
         spread[sel] = max(typical, 4.0)
