@@ -11,6 +11,7 @@ feature rows: instant, and it can run on the device during a game. :meth:`save_l
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,8 +25,11 @@ MODEL = Path(__file__).parent / "data" / "letters.npz"
 FONT_MODEL = MODEL  # the former name; the model now holds more than fonts
 #: Learned (the players' own) glyphs count this much more than shipped ones in the similarity.
 LEARNED_BONUS = 0.03
-#: Marks above the letter are the one cue that separates A/Ä, O/Ö, U/Ü in any font.
+#: Marks above the letter are the one cue that separates A/Ä, O/Ö, U/Ü in any font. Found marks are
+#: trusted (hairlines are refused when they are cut); missing marks less so: blur can merge dots into
+#: the letter, where the glyph image still shows them.
 MARKS_PENALTY = 0.25
+UNMARKED_PENALTY = 0.03
 #: Below this margin between the best and the second letter a reading is unsure: ask the player.
 #: Calibrated with leave-one-game-out on the ScrabScrap photos (see tests/test_vision_letters.py).
 UNSURE_MARGIN = 0.02
@@ -60,6 +64,10 @@ class LetterClassifier:
         """``exclude``: source prefixes of the model's glyphs to leave out (``"photo:game02"``, ``"photo:"``)."""
         self.alphabet = tuple(alphabet)
         self._index = {letter: i for i, letter in enumerate(self.alphabet)}
+        bases: dict[str, list[str]] = {}
+        for letter in self.alphabet:
+            bases.setdefault(unicodedata.normalize("NFD", letter)[0], []).append(letter)
+        self._twins = {letter: tuple(x for x in group if x != letter) for group in bases.values() for letter in group}
         self._feats: list[np.ndarray] = []
         self._classes: list[int] = []
         self._bonus: list[float] = []
@@ -134,14 +142,22 @@ class LetterClassifier:
         if glyph.image is None:
             raise ModelError("cannot classify a tile without a letter (a blank); check Glyph.is_blank first")
         matrix, bonus, marks, starts, present = self._pack()
-        sims = matrix @ features(glyph.image) + bonus - MARKS_PENALTY * (marks != glyph.marks)
+        penalty = MARKS_PENALTY if glyph.marks else UNMARKED_PENALTY
+        sims = matrix @ features(glyph.image) + bonus - penalty * (marks != glyph.marks)
         best = np.maximum.reduceat(sims, starts)
         return {self.alphabet[c]: float(s) for c, s in zip(present, best, strict=True)}
 
     def classify(self, glyph: Glyph, k: int = 3) -> LetterGuess:
+        """The ``k`` best letters (at least two, so that the confidence is a real margin); the best letter's
+        twins with or without marks (A/Ä, O/Ö, U/Ü) are always among the candidates, because lost or
+        smudged dots are the likeliest error and the player should be offered the other one."""
         scores = self.scores(glyph)
-        # At least two, so that the confidence is a real margin.
-        return LetterGuess(tuple(sorted(scores.items(), key=lambda kv: -kv[1])[: max(k, 2)]))
+        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+        top = ranked[: max(k, 2)]
+        shown = {letter for letter, _ in top}
+        top += [(letter, score) for letter, score in ranked[len(top) :]
+                if letter in self._twins.get(top[0][0], ()) and letter not in shown]
+        return LetterGuess(tuple(top))
 
     def save_learned(self, path: Path) -> None:
         if not self._learned_labels:
