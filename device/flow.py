@@ -98,11 +98,16 @@ class EventKind(enum.Enum):
 
 @dataclass(frozen=True)
 class FlowEvent:
-    kind: EventKind
+    """Something that happened: a button, a touch's meaning, a clock tick. ``kind`` is an
+    :class:`EventKind`, or another flow's own enum (the word games' ``Action``)."""
+
+    kind: enum.Enum
     player: int | None = None
     square: Square | None = None
     letter: str = ""
     text: str = ""
+    #: Extra fields a kind needs (a steal's victim and old word).
+    data: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
 
 # -- collaborators -----------------------------------------------------------------------------------

@@ -117,8 +117,7 @@ CLOCKS_FOR = {"scrabble": ("chess", "none"), "alfapet": ("chess", "none"), "ords
               "keywords": ("round",)}
 #: Strings keys for the challenge rules (the rest are shown by name).
 RULE_KEYS = {"double": "value.double", "single": "value.single", "void": "value.void",
-             "five-point": "value.five_points", "ten-point": "value.ten_points"}
-RULE_LABELS = {"triple": "Triple (decides the game)"}
+             "five-point": "value.five_points", "ten-point": "value.ten_points", "triple": "value.triple"}
 MAX_PLAYERS = {"keywords": 2}
 
 
@@ -253,7 +252,7 @@ class NewGameForm:
             v.Option("minutes", "option.minutes", val["minutes"], tuple(v.Choice(m, m) for m in MINUTES),
                      enabled=val["clock_mode"] == "chess"),
             v.Option("challenge_rule", "option.challenge_rule", val["challenge_rule"],
-                     tuple(v.Choice(r, RULE_LABELS.get(r, ""), RULE_KEYS.get(r, "")) for r in CHALLENGE_RULES),
+                     tuple(v.Choice(r, "", RULE_KEYS[r]) for r in CHALLENGE_RULES),
                      enabled=board),
             v.Option("board_profile", "option.board", val["board_profile"],
                      tuple(v.Choice(p, _profile_label(p)) for p in ("",) + self.profiles), enabled=board),

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
 from typing import Any
 
 from device.config import GameSettings
@@ -68,23 +67,9 @@ class Action(enum.Enum):
     NEXT_ROUND = "next-round"
 
 
-@dataclass(frozen=True)
-class ActionEvent:
-    """Stand-in for :class:`FlowEvent` while it has no ``data`` field (same attribute names)."""
-
-    kind: Any
-    player: int | None = None
-    square: Any = None
-    letter: str = ""
-    text: str = ""
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-
-def make_event(kind: Any, player: int | None = None, text: str = "", **data: Any) -> Any:
-    """A flow event carrying ``data`` (a FlowEvent when it has that field)."""
-    if any(f.name == "data" for f in fields(FlowEvent)):
-        return FlowEvent(kind, player, text=text, data=data)  # type: ignore[call-arg]
-    return ActionEvent(kind, player, text=text, data=data)
+def make_event(kind: Any, player: int | None = None, text: str = "", **data: Any) -> FlowEvent:
+    """A flow event carrying ``data`` (e.g. a steal's victim and old word)."""
+    return FlowEvent(kind, player, text=text, data=data)
 
 
 def event_data(event: Any) -> Mapping[str, Any]:
