@@ -5,6 +5,7 @@ Labels come from the engine's replay of each game's record; glyphs are cut by th
 (:func:`vision.fonts.photo_glyphs`). Skipped without ../shared/data.
 """
 
+import unicodedata
 from functools import cache
 from pathlib import Path
 
@@ -88,16 +89,20 @@ def test_rare_letters_read_right_by_the_shipped_model():
 
 
 def test_confidence_flags_misreads_on_degraded_photos():
-    """Fonts-only model on small, blurred, noisy JPEG-25 photos. Measured: 394 of 397 right; misread
-    margins 0.001, 0.008, 0.087 against a median of 0.053 for right reads; 6 % of right reads asked."""
+    """Fonts-only model on small, blurred, noisy JPEG-25 photos. Measured: 394-395 of 397 right; a misread
+    is either flagged (margin below UNSURE_MARGIN, e.g. O/Q at 0.001) or a letter whose dots were lost,
+    offered with its twin (Ü read as U at 0.08); about 6 % of right reads are asked."""
     clf = LetterClassifier(ALPHABET, exclude=("photo:",))
     results = [r for game in GAMES for r in read_all(clf, tiles(game, degrade=True))]
     right = np.array([g.confidence for letter, g in results if g is not None and g.letter == letter])
-    misread = np.array([g.confidence if g is not None else 0.0 for letter, g in results
-                        if g is None or g.letter != letter])
     assert len(right) >= 0.99 * len(results), wrong(results)
-    assert np.median(misread) < 0.25 * np.median(right)
-    assert np.mean(misread < UNSURE_MARGIN) >= 0.5
+    for letter, guess in results:
+        if guess is None or guess.letter == letter:
+            continue
+        if unicodedata.normalize("NFD", letter)[0] == unicodedata.normalize("NFD", guess.letter)[0]:
+            assert letter in [x for x, _ in guess.top], guess  # lost dots: the twin is offered
+        else:
+            assert guess.confidence < min(UNSURE_MARGIN, np.median(right)), (letter, guess)
     assert np.mean(right < UNSURE_MARGIN) < 0.1
 
 
