@@ -71,6 +71,10 @@ class GameSettings:
     lexicon: str = ""
     #: Positions in records use lettered rows (the ScrabScrap photo games).
     lettered_rows: bool = False
+    #: Ordskifte turn / Keywords round length in seconds (0: the game's default, 60 s / 30 s).
+    timer_seconds: int = 0
+    #: Keywords: the match is won at this total (0: the default, 30).
+    target_score: int = 0
 
     def rules(self):
         """The engine :class:`~engine.rules.Rules` for Scrabble and Alfapet games."""
@@ -261,12 +265,17 @@ def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSetting
     lettered = table.get("lettered_rows", False)
     if not isinstance(lettered, bool):
         raise _fail(source, f"{section}.lettered_rows", lettered, "must be true or false")
+    timer_seconds = _number(table, "timer_seconds", 0, source, section, low=0, high=600, integer=True)
+    if timer_seconds and not 10 <= timer_seconds <= 600:
+        raise _fail(source, f"{section}.timer_seconds", timer_seconds, "must be 0 (default) or 10 to 600 seconds")
+    target_score = _number(table, "target_score", 0, source, section, low=0, high=1000, integer=True)
     return GameSettings(
         game=game, language=language, players=tuple(p.strip() for p in players), rack_size=rack_size,
         clock=clock, minutes=minutes, challenge_rule=challenge,
         layout=_text(table, "layout", "", source, section), tileset=_text(table, "tileset", "", source, section),
         board_profile=_text(table, "board_profile", "", source, section),
         lexicon=_text(table, "lexicon", "", source, section), lettered_rows=lettered,
+        timer_seconds=timer_seconds, target_score=target_score,
     )
 
 

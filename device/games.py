@@ -119,6 +119,9 @@ CLOCKS_FOR = {"scrabble": ("chess", "none"), "alfapet": ("chess", "none"), "ords
 RULE_KEYS = {"double": "value.double", "single": "value.single", "void": "value.void",
              "five-point": "value.five_points", "ten-point": "value.ten_points", "triple": "value.triple"}
 MAX_PLAYERS = {"keywords": 2}
+#: Turn / round lengths the boxes offer, in seconds (the first is the default).
+TIMER_SECONDS = {"ordskifte": ("60", "30", "120", "180"), "keywords": ("30", "45", "60")}
+TARGETS = ("30", "20", "50", "100")
 
 
 class NewGameForm:
@@ -137,6 +140,7 @@ class NewGameForm:
             "players": str(max(2, min(4, len(base.players)))), "rack_size": str(base.rack_size),
             "clock_mode": base.clock, "minutes": str(int(base.minutes)) if base.minutes == int(base.minutes)
             else str(base.minutes), "challenge_rule": base.challenge_rule, "board_profile": base.board_profile,
+            "timer_seconds": str(base.timer_seconds or ""), "target_score": str(base.target_score or TARGETS[0]),
         }
         names = list(base.players) + [f"Player {i + 1}" for i in range(len(base.players), 4)]
         for i, name in enumerate(names[:4]):
@@ -163,6 +167,11 @@ class NewGameForm:
             self.values["players"] = str(top)
         if self.values["minutes"] not in MINUTES:
             self.values["minutes"] = "25"
+        seconds = TIMER_SECONDS.get(game, ("",))
+        if self.values["timer_seconds"] not in seconds:
+            self.values["timer_seconds"] = seconds[0]
+        if self.values["target_score"] not in TARGETS:
+            self.values["target_score"] = TARGETS[0]
 
     def settings(self) -> GameSettings:
         """The form as validated settings (raises ConfigError / GameUnavailable with the reason)."""
@@ -181,6 +190,10 @@ class NewGameForm:
             table["rack_size"] = int(self.values["rack_size"])
         if game in ("scrabble", "alfapet"):
             table["challenge_rule"] = self.values["challenge_rule"]
+        if game in TIMER_SECONDS:
+            table["timer_seconds"] = int(self.values["timer_seconds"])
+        if game == "keywords":
+            table["target_score"] = int(self.values["target_score"])
         settings = GameSettings.from_dict(table, "new game")
         if not 2 <= len(settings.players) <= MAX_PLAYERS.get(game, 4):
             raise ConfigError(f"players {names!r}: {game} needs 2 to {MAX_PLAYERS.get(game, 4)} players")
@@ -251,6 +264,10 @@ class NewGameForm:
                      tuple(v.Choice(c, label_key=f"value.{c}") for c in CLOCKS_FOR[game])),
             v.Option("minutes", "option.minutes", val["minutes"], tuple(v.Choice(m, m) for m in MINUTES),
                      enabled=val["clock_mode"] == "chess"),
+            v.Option("timer_seconds", "option.seconds", val["timer_seconds"],
+                     tuple(v.Choice(t, t) for t in TIMER_SECONDS.get(game, ("",))), enabled=game in TIMER_SECONDS),
+            v.Option("target_score", "option.target", val["target_score"],
+                     tuple(v.Choice(t, t) for t in TARGETS), enabled=game == "keywords"),
             v.Option("challenge_rule", "option.challenge_rule", val["challenge_rule"],
                      tuple(v.Choice(r, "", RULE_KEYS[r]) for r in CHALLENGE_RULES),
                      enabled=board),

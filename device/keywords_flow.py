@@ -78,7 +78,9 @@ class KeywordsFlow:
     # -- lifecycle ----------------------------------------------------------------------------------
     def new_game(self, settings: GameSettings, meta: Mapping[str, Any] | None = None) -> int:
         meta = dict(meta or {})
-        meta.setdefault("target", 30)
+        meta.setdefault("target", settings.target_score or 30)
+        if settings.timer_seconds:
+            meta.setdefault("round_s", settings.timer_seconds)
         meta.setdefault("rounds", None)
         meta.setdefault("round_s", ROUND_SECONDS)
         meta.setdefault("first_starter", 0)

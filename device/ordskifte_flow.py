@@ -20,8 +20,8 @@ Every action is committed to the store (one record with the action and a snapsho
 the clock) before the flow returns, so what the screen shows survives a power cut; :meth:`resume`
 rebuilds the game from the last snapshot with the timer paused.
 
-Timer length: ``meta["timer_s"]``, else ``settings.minutes`` when it is one of the box settings
-(0.5, 1, 2, 3 minutes), else 60 s.
+Timer length: ``meta["timer_s"]``, else ``settings.timer_seconds``, else ``settings.minutes`` when it is
+one of the box settings (0.5, 1, 2, 3 minutes), else 60 s.
 """
 
 from __future__ import annotations
@@ -136,6 +136,8 @@ def clock_reading(timer: Any, now: float, warn_ms: int) -> v.ClockReading:
 def timer_seconds(settings: GameSettings, meta: Mapping[str, Any]) -> int:
     if "timer_s" in meta:
         return int(meta["timer_s"])
+    if settings.timer_seconds:
+        return settings.timer_seconds
     seconds = round(settings.minutes * 60)
     return seconds if seconds in TIMER_CHOICES else DEFAULT_TIMER_S
 

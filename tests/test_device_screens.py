@@ -19,9 +19,10 @@ from device import games  # noqa: E402
 from device.app import App, build  # noqa: E402
 from device.config import Config, GameSettings  # noqa: E402
 from device.demo import DEMO_DIR  # noqa: E402
-from device.errors import GameUnavailable  # noqa: E402
-from device.flow import EventKind, Flow, FlowEvent, State  # noqa: E402
+from device.errors import ConfigError, GameUnavailable  # noqa: E402
+from device.flow import Collaborators, EventKind, Flow, FlowEvent, State  # noqa: E402
 from device.overlays import JUDGE_BACK_S, DeviceSettings, saved_profile  # noqa: E402
+from device.store import Store  # noqa: E402
 from device.ui import view as v  # noqa: E402
 
 A = v.ActionKind
@@ -399,3 +400,34 @@ def test_portrait_screen_fits_the_four_player_form_and_the_settings(tmp_path: Pa
     tap_kind(app, A.SETTINGS)
     shot("portrait-settings")
     assert app.view().screen is v.Screen.SETTINGS
+
+
+def test_the_form_sets_the_word_games_timers_and_the_flows_use_them(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from device.games import NewGameForm
+    from device.keywords_flow import KeywordsFlow
+    from device.ordskifte_flow import OrdskifteFlow, timer_seconds
+
+    form = NewGameForm(GameSettings(), language="nb")
+    form.set("game", "ordskifte")
+    assert option(form.view(), "timer_seconds").enabled and not option(form.view(), "target_score").enabled
+    assert [c.value for c in option(form.view(), "timer_seconds").choices] == ["60", "30", "120", "180"]
+    form.set("timer_seconds", "120")
+    settings = form.settings()
+    assert settings.timer_seconds == 120 and timer_seconds(settings, {}) == 120
+    store = Store(tmp_path / "games.sqlite")
+    flow = OrdskifteFlow(Collaborators(store=store, now=lambda: 0.0), auto_accept_s=0, language="nb")
+    flow.new_game(settings)
+    assert flow.meta["timer_s"] == 120
+
+    form.set("game", "keywords")
+    form.set("timer_seconds", "45")
+    form.set("target_score", "50")
+    settings = form.settings()
+    assert (settings.timer_seconds, settings.target_score) == (45, 50)
+    keywords = KeywordsFlow(Collaborators(store=store, now=lambda: 0.0), auto_accept_s=0, language="nb")
+    keywords.new_game(replace(settings, players=("Åse", "Bo")))
+    assert keywords.meta["target"] == 50 and keywords.meta["round_s"] == 45
+    with pytest.raises(ConfigError, match="timer_seconds"):
+        GameSettings.from_dict({"game": "ordskifte", "players": ["A", "B"], "timer_seconds": 5})
