@@ -71,14 +71,15 @@ def test_location_is_the_same_on_an_empty_and_a_crowded_board():
 
 
 def _shift(img: np.ndarray, dx: float, dy: float) -> np.ndarray:
-    return cv2.warpAffine(img, np.float32([[1, 0, dx], [0, 1, dy]]), img.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(img, np.float32([[1, 0, dx], [0, 1, dy]]), img.shape[1::-1],
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=(70, 90, 110))
 
 
 @pytest.mark.parametrize("move", ["whole-cell", "half-cell", "rotate2", "two-cells-up"])
 def test_a_moved_board_is_detected_and_relocated(move):
     rules, boards = truth("game04")
     # Room around the board, so it can move and stay in view (the photos are cropped close to it).
-    img = cv2.copyMakeBorder(frame("game04", 20), 120, 120, 120, 120, cv2.BORDER_REPLICATE)
+    img = cv2.copyMakeBorder(frame("game04", 20), 120, 120, 120, 120, cv2.BORDER_CONSTANT, value=(70, 90, 110))
     reader = BoardReader(PROFILE, rules.tileset)
     before = reader.read(img, cells=[])
     corners = before.geometry.corners
@@ -86,7 +87,7 @@ def test_a_moved_board_is_detected_and_relocated(move):
     if move == "rotate2":
         h, w = img.shape[:2]
         m = cv2.getRotationMatrix2D((w / 2, h / 2), 2.0, 1.0)
-        moved = cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+        moved = cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_CONSTANT, borderValue=(70, 90, 110))
     else:
         dx, dy = {"whole-cell": (cell, 0), "half-cell": (-0.5 * cell, 0.2 * cell), "two-cells-up": (0, -2 * cell)}[move]
         m = np.float32([[1, 0, dx], [0, 1, dy]])

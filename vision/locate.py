@@ -118,6 +118,9 @@ def _line_image(warped: np.ndarray, cell_px: int) -> np.ndarray:
 
 _PITCH_STEPS = np.linspace(-0.04, 0.04, 17)
 _START_STEPS = np.arange(-0.45, 0.451, 0.05)
+#: Second, finer search around the best coarse lattice (a fifth of a coarse step either way).
+_FINE_PITCH = np.linspace(-0.005, 0.005, 11)
+_FINE_START = np.linspace(-0.05, 0.05, 11)
 
 
 def _board_weight(warped: np.ndarray, cell_px: int, tile: tuple[int, int, int] | None) -> np.ndarray:
@@ -152,65 +155,81 @@ def _fit_axis(profile_1d: np.ndarray, n_lines: int, start: float, pitch: float) 
     """Best lattice (start, pitch) near the guess for a 1-D line response; returns (start, pitch, score).
 
     Every candidate lattice is scored at once: line response on the lattice minus the response halfway
-    between its lines.
+    between its lines. A coarse search over +-0.45 cell and +-4 % pitch is followed by a fine one
+    around its best, so the lattice is placed to a few hundredths of a cell.
     """
+    s, p, score = _best_lattice(profile_1d, n_lines, start + _START_STEPS * pitch, pitch * (1 + _PITCH_STEPS))
+    if score < 0:
+        return (s, p, score) if np.isfinite(score) else (start, pitch, -1.0)
+    return _best_lattice(profile_1d, n_lines, s + _FINE_START * pitch, p * (1 + _FINE_PITCH))
+
+
+def _best_lattice(profile_1d: np.ndarray, n_lines: int, starts: np.ndarray,
+                  pitches: np.ndarray) -> tuple[float, float, float]:
     length = len(profile_1d)
-    p = (pitch * (1 + _PITCH_STEPS))[:, None]  # (P, 1)
-    st = (start + _START_STEPS * pitch)[None, :]  # (1, S)
-    p, st = np.broadcast_arrays(p, st)
+    p, st = np.broadcast_arrays(pitches[:, None], starts[None, :])
     p, st = p.ravel(), st.ravel()
-    idx = np.arange(n_lines, dtype=np.float64)
-    pos = st[:, None] + idx[None, :] * p[:, None]  # (C, n_lines)
+    pos = st[:, None] + np.arange(n_lines, dtype=np.float64)[None, :] * p[:, None]  # (C, n_lines)
     inside = (pos[:, 0] >= 0) & (pos[:, -1] <= length - 1)
     if not inside.any():
-        return (start, pitch, -1.0)
-    pos = pos[inside]
+        return (float(starts[len(starts) // 2]), float(pitches[len(pitches) // 2]), -np.inf)
+    pos, p, st = pos[inside], p[inside], st[inside]
     axis = np.arange(length)
     on = np.interp(pos, axis, profile_1d).mean(axis=1)
-    mid = np.interp(pos[:, :-1] + p[inside, None] / 2, axis, profile_1d).mean(axis=1)
+    mid = np.interp(pos[:, :-1] + p[:, None] / 2, axis, profile_1d).mean(axis=1)
     score = on - mid
     best = int(np.argmax(score))
-    return (float(st[inside][best]), float(p[inside][best]), float(score[best]))
+    return (float(st[best]), float(p[best]), float(score[best]))
 
 
 def refine_on_lines(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: int = 24,
-                    gains: np.ndarray | None = None, tile: tuple[int, int, int] | None = None) -> Geometry:
+                    gains: np.ndarray | None = None, tile: tuple[int, int, int] | None = None,
+                    fine_px: int | None = None) -> Geometry:
     """Snap a grid guess onto the printed grid lines.
 
     The vertical lines are fitted as a lattice in a band near the top and one near the bottom, the
     horizontal lines in bands near the left and right, so rotation, shear and perspective left over
     from the first guess are corrected too. Up to three passes (each may move a corner by up to ~0.45
-    cell); it stops early once the corners move less than a twentieth of a cell.
+    cell); it stops early once the corners move less than a twentieth of a cell. ``fine_px`` (default
+    ``cell_px``) is the resolution of the passes after the first; 24 px per cell throughout measured the
+    steadiest (16 px is twice as fast but lets a half-cell-off first guess run away).
     """
-    margin = 1.0
     geom = Geometry(corners.astype(np.float32), grid, 0.0)
+    for i in range(3):
+        geom, moved = _refine_pass(frame, geom, cell_px if i == 0 or fine_px is None else fine_px, gains, tile)
+        if moved < 0.05:
+            break
+    return geom
+
+
+def _refine_pass(frame: np.ndarray, geom: Geometry, cell_px: int, gains: np.ndarray | None,
+                 tile: tuple[int, int, int] | None) -> tuple[Geometry, float]:
+    """One lattice fit; returns the new geometry and how far its corners moved (in cells)."""
+    grid = geom.grid
+    margin = 1.0
     start = margin * cell_px
     band = max(2, int(round(grid * 0.4))) * cell_px
     end = start + grid * cell_px
     near, far = slice(int(start), int(start + band)), slice(int(end - band), int(end))
     c_near, c_far = (start + band / 2), (start + grid * cell_px - band / 2)
-    for _ in range(3):
-        to_canon = geom.to_canonical(cell_px, margin)
-        warped = _gained(geom.warp(frame, cell_px, margin), gains)
-        lines = _line_image(warped, cell_px)
-        weight = _board_weight(warped, cell_px, tile)
-        cols, wcols = np.ascontiguousarray(lines.T), np.ascontiguousarray(weight.T)
-        xt, pt, s1 = _fit_axis(_band_profile(lines[near], weight[near]), grid + 1, start, cell_px)
-        xb, pb, s2 = _fit_axis(_band_profile(lines[far], weight[far]), grid + 1, start, cell_px)
-        yl, ql, s3 = _fit_axis(_band_profile(cols[near], wcols[near]), grid + 1, start, cell_px)
-        yr, qr, s4 = _fit_axis(_band_profile(cols[far], wcols[far]), grid + 1, start, cell_px)
-        # Lines x = f(y) through the two band fits, y = g(x) likewise; corners are their intersections.
-        left = ((xt, c_near), (xb, c_far))
-        right = ((xt + grid * pt, c_near), (xb + grid * pb, c_far))
-        top = ((c_near, yl), (c_far, yr))
-        bottom = ((c_near, yl + grid * ql), (c_far, yr + grid * qr))
-        canon = np.float32([_cross(left, top), _cross(right, top), _cross(right, bottom), _cross(left, bottom)])
-        back = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(to_canon)).reshape(4, 2)
-        moved = float(np.abs(back - geom.corners).max()) / _frame_cell(geom)
-        geom = Geometry(back.astype(np.float32), grid, float(min(s1, s2, s3, s4)))
-        if moved < 0.05:
-            break
-    return geom
+    to_canon = geom.to_canonical(cell_px, margin)
+    warped = _gained(geom.warp(frame, cell_px, margin), gains)
+    lines = _line_image(warped, cell_px)
+    weight = _board_weight(warped, cell_px, tile)
+    cols, wcols = np.ascontiguousarray(lines.T), np.ascontiguousarray(weight.T)
+    xt, pt, s1 = _fit_axis(_band_profile(lines[near], weight[near]), grid + 1, start, cell_px)
+    xb, pb, s2 = _fit_axis(_band_profile(lines[far], weight[far]), grid + 1, start, cell_px)
+    yl, ql, s3 = _fit_axis(_band_profile(cols[near], wcols[near]), grid + 1, start, cell_px)
+    yr, qr, s4 = _fit_axis(_band_profile(cols[far], wcols[far]), grid + 1, start, cell_px)
+    # Lines x = f(y) through the two band fits, y = g(x) likewise; corners are their intersections.
+    left = ((xt, c_near), (xb, c_far))
+    right = ((xt + grid * pt, c_near), (xb + grid * pb, c_far))
+    top = ((c_near, yl), (c_far, yr))
+    bottom = ((c_near, yl + grid * ql), (c_far, yr + grid * qr))
+    canon = np.float32([_cross(left, top), _cross(right, top), _cross(right, bottom), _cross(left, bottom)])
+    back = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(to_canon)).reshape(4, 2)
+    moved = float(np.abs(back - geom.corners).max()) / _frame_cell(geom)
+    return Geometry(back.astype(np.float32), grid, float(min(s1, s2, s3, s4))), moved
 
 
 def _frame_cell(geom: Geometry) -> float:
