@@ -155,6 +155,7 @@ class OrdskifteFlow:
         self.game: OrdskifteGame | None = None
         self.seq = 0
         self.message = ""
+        self._info = ""  # the message, when it is news rather than a refusal
         self.notices: list[v.Notice] = []
         self.judge: Any = None
         self.missing_reason = ""
@@ -181,7 +182,7 @@ class OrdskifteFlow:
         self.c.clock = None
         self._state = State.START
         self._open_judge()
-        self.message = "Draw for who starts; the starter presses their button"
+        self.message = self._info = "Draw for who starts; the starter presses their button"
         return self.game_id
 
     def resume(self, game_id: int) -> None:
@@ -201,8 +202,8 @@ class OrdskifteFlow:
             self._state = State.END if self.game.is_over else State.PLAYING
         self._open_judge()
         paused = self._state is State.PLAYING and self.timer is not None and self.timer.paused
-        self.message = "Resumed with the timer paused: the player's button (or END TURN) restarts it" if paused \
-            else ""
+        self.message = self._info = (
+            "Resumed with the timer paused: the player's button (or END TURN) restarts it" if paused else "")
 
     def _open_judge(self) -> None:
         self.judge, why = judge_for(self.c, LANGUAGE)
@@ -411,7 +412,7 @@ class OrdskifteFlow:
                     self.disputed = True
 
                 self._commit({"action": "dispute", "word": word, "upheld": False}, stands)
-                self.message = f"{word} is in the dictionary: the word stands"
+                self.message = self._info = f"{word} is in the dictionary: the word stands"
                 buzz(self.c, "challenge-rejected")
                 return self._state
             reason = f"{word} is not in the dictionary"
@@ -502,6 +503,7 @@ class OrdskifteFlow:
             screen, language=self.language, game=v.GameKind.ORDSKIFTE, players=player_views,
             clock_mode=v.ClockMode.TURN, timer=timer, ordskifte=ordskifte, warnings=tuple(self.notices),
             message=self.message, winner=winners, can_undo=False,
+            message_severity=v.Severity.INFO if self.message == self._info else v.Severity.ERROR,
             alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZÆØÅ",
         )
 

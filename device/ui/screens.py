@@ -596,7 +596,8 @@ def ordskifte(c: Ctx) -> None:
     entry_field(p, field, st.entry, "")
     y = field.bottom + p.px(4)
     if v.message:
-        used = paragraph(p, v.message, pygame.Rect(entry_r.left, y, entry_r.w, p.px(40)), 15, p.theme.bad, bold=True)
+        colour = {Severity.INFO: p.theme.accent, Severity.WARNING: p.theme.warn}.get(v.message_severity, p.theme.bad)
+        used = paragraph(p, v.message, pygame.Rect(entry_r.left, y, entry_r.w, p.px(40)), 15, colour, bold=True)
         y += used
     btn_h = p.px(48)
     kb = pygame.Rect(entry_r.left, y + p.px(4), entry_r.w, entry_r.bottom - y - btn_h - p.px(12))
@@ -658,7 +659,7 @@ def keywords(c: Ctx) -> None:
         label = pl.name + (" ✓" if pl.submitted else "")
         p.button(r, label, act(ActionKind.SELECT_PLAYER, player=i), style="accent" if i == who else "normal", size=18)
     field = pygame.Rect(entry.left, tabs.bottom + p.px(6), entry.w, p.px(54))
-    entry_field(p, field, st.entry, c.s("label.type_words"))
+    entry_field(p, field, st.entry, c.s("label.type_words_submit"))
     y = field.bottom + p.px(2)
     problem = k.players[who].problem if who < len(k.players) else ""
     if problem:

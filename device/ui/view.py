@@ -361,6 +361,8 @@ class View:
     title_key: str = ""
     message_key: str = ""
     message: str = ""
+    #: How to show ``message``: INFO (neutral news), WARNING, ERROR (something was refused).
+    message_severity: Severity = Severity.ERROR
     winner: tuple[int, ...] = ()
     """END: winning player indices."""
     can_undo: bool = True

@@ -17,6 +17,7 @@ from device.ui.view import (
     PlayerView,
     Pos,
     Proposal,
+    TimerState,
     UiAction,
     Verdict,
 )
@@ -42,6 +43,8 @@ def square_name(sq: Pos) -> str:
 def clock_colour(p: Painter, reading: ClockReading) -> Colour:
     if reading.remaining_ms < 0:
         return p.theme.bad
+    if reading.state is TimerState.PAUSED:
+        return p.theme.dim  # a stopped clock must not look like a running one
     if reading.warning:
         return p.theme.warn
     return p.theme.text
