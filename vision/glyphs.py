@@ -56,21 +56,19 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     if contrast < 0.3:
         return Glyph(None, contrast, 0.0)
     otsu, _ = cv2.threshold(centre, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thresh = min(otsu, ink_level + 0.55 * (background - ink_level))
-    dark = (grey < thresh).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(dark, connectivity=8)
     min_area = max(3, int(0.002 * h * w))
-    keep = []
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if area < min_area or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-            continue
-        keep.append(i)
-    if not keep:
-        return Glyph(None, contrast, 0.0)
-    # The letter: largest blob whose centre lies in the middle of the crop.
-    mid = [i for i in keep if abs(cents[i][0] - w / 2) < 0.3 * w and abs(cents[i][1] - h / 2) < 0.3 * h]
-    if not mid:
+    # A blurred letter can run into the dark gap at the tile's edge (and so touch the crop's border):
+    # a darker threshold parts them.
+    for level in (0.55, 0.35):
+        thresh = min(otsu, ink_level + level * (background - ink_level))
+        n, labels, stats, cents = cv2.connectedComponentsWithStats((grey < thresh).astype(np.uint8), connectivity=8)
+        keep = [i for i in range(1, n) if stats[i][4] >= min_area and stats[i][0] > 0 and stats[i][1] > 0
+                and stats[i][0] + stats[i][2] < w and stats[i][1] + stats[i][3] < h]
+        # The letter: largest blob whose centre lies in the middle of the crop.
+        mid = [i for i in keep if abs(cents[i][0] - w / 2) < 0.3 * w and abs(cents[i][1] - h / 2) < 0.3 * h]
+        if mid and stats[max(mid, key=lambda i: stats[i][4])][3] >= 0.25 * cell_px:
+            break
+    else:
         return Glyph(None, contrast, 0.0)
     main = max(mid, key=lambda i: stats[i][4])
     # Soft ink: darkness relative to the tile, 1 at the letter's own ink level.
@@ -175,8 +173,10 @@ def _split_merged_marks(mask: np.ndarray, soft: np.ndarray) -> int:
         if rows[r] == 0 and rows[r + 1 :].sum() > 0:
             above = core[:r]
             cols = np.nonzero(above.any(axis=0))[0]
-            if r - first <= 0.3 * mh and cols.size and cols[-1] - cols[0] + 1 <= 0.9 * mw:
-                return r + int(np.argmax(rows[r:] > 0))
+            letter_top = r + int(np.argmax(rows[r:] > 0))
+            if r - first <= 0.3 * mh and cols.size and cols[-1] - cols[0] + 1 <= 0.9 * mw \
+                    and letter_top <= 0.4 * mh:
+                return letter_top
             return 0
     return 0
 
