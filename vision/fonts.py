@@ -37,6 +37,9 @@ FONT_FILES = ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans
 CELL_PX = 40
 #: Latin letters of every Ordvakt tile set (Scrabble de/en/fr/sv/no/fi/et, Alfapet, Ordskifte).
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜÅÆØÉÕŠŽ"
+#: Letters whose mark touches the letter in most fonts (Å's ring sits on the apex): kept whether or not
+#: the cut-out found the mark, or they would be missing from the model.
+TOUCHING_MARKS = "Å"
 MODEL_PATH = Path(__file__).parent / "data" / "letters.npz"
 #: Frames kept per physical tile of a photographed game (first, middle and last photo that shows it).
 FRAMES_PER_TILE = 3
@@ -218,7 +221,7 @@ def build(path: Path, letters: str = LETTERS, photo_folders: Iterable[Path] = ()
     labels, images, marks, sources = [], [], [], []
     counts = {"rendered": 0, "photo": 0}
     for letter, font, glyph in render(letters):
-        if glyph.image is None or _has_mark(letter) != bool(glyph.marks):
+        if glyph.image is None or (_has_mark(letter) != bool(glyph.marks) and letter not in TOUCHING_MARKS):
             continue  # the rendering lost (or merged) the letter's dots: not what a camera sees
         labels.append(letter)
         images.append(glyph.image)
