@@ -50,8 +50,7 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     h, w = grey.shape
     c0, c1 = int(h * 0.2), int(h * 0.8)
     centre = grey[c0:c1, c0:c1]
-    background = float(np.percentile(centre, 85))
-    ink_level = float(np.percentile(centre, 3))
+    ink_level, background = (float(v) for v in np.percentile(centre, (3, 85)))
     contrast = (background - ink_level) / max(background, 1.0)
     if contrast < 0.3:
         return Glyph(None, contrast, 0.0)
@@ -126,10 +125,10 @@ def _add_marks(dark: np.ndarray, soft: np.ndarray, mask: np.ndarray, box: tuple[
     h, w = dark.shape
     xa, xb = max(0, int(mx - 0.2 * mw)), min(w, int(mx + mw + 0.2 * mw) + 1)
     top = max(0, int(my - 0.5 * mh))
-    for r in range(my - 1, top - 1, -1):
-        if np.median(dark[r, xa:xb]) > 0:
-            top = r + 1
-            break
+    dark_share = dark[top:my, xa:xb].mean(axis=1)
+    edge_rows = np.flatnonzero(dark_share >= 0.5)
+    if edge_rows.size:
+        top += int(edge_rows[-1]) + 1
     if my - top < 2:
         return False
     region = dark[top:my, xa:xb].astype(np.uint8)
