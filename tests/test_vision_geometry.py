@@ -127,6 +127,15 @@ def test_gate_accepts_a_still_board_after_n_frames_and_never_a_moving_hand():
         assert gate.check(variants.hand(board, seed=s + 10, reach=0.6 - 0.05 * s)).verdict is GateVerdict.MOVING
 
 
+def test_gate_refuses_a_moving_shadow():
+    board = frame("game02", 12)
+    gate = StillFrameGate(PROFILE, frames=3)
+    assert [gate.feed(_camera(board, s)) is not None for s in range(3)] == [False, False, True]
+    for i, position in enumerate(np.linspace(0.2, 0.8, 6)):
+        result = gate.check(variants.shadow(_camera(board, 20 + i), position=float(position)))
+        assert result.verdict is GateVerdict.MOVING, (position, result)
+
+
 def test_gate_waits_for_the_new_tiles_to_settle_and_passes_an_unchanged_board_at_once():
     before, after = frame("game04", 10), frame("game04", 11)
     gate = StillFrameGate(PROFILE, frames=3)

@@ -43,6 +43,11 @@ class Geometry:
         dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
         return cv2.getPerspectiveTransform(self.corners.astype(np.float32), dst)
 
+    @property
+    def cell_size(self) -> float:
+        """Approximate side of a cell in frame pixels."""
+        return _frame_cell(self)
+
     def warp(self, frame: np.ndarray, cell_px: int, margin: float = 0.0) -> np.ndarray:
         size = int(round((self.grid + 2 * margin) * cell_px))
         return cv2.warpPerspective(

@@ -27,7 +27,7 @@ import numpy as np
 
 from vision import colour
 from vision.errors import BoardNotFound
-from vision.locate import Geometry, Locator, _frame_cell
+from vision.locate import Geometry, Locator
 from vision.profile import BoardProfile
 
 #: Pixels per cell of the comparison warp; each cell is compared as 2x2 blocks of 4x4 pixels.
@@ -108,7 +108,7 @@ class StillFrameGate:
         gains = colour.white_gains(frame)
         geom: Geometry = self.locator(frame, gains)
         # Shrink the frame first (area averaging), so each comparison pixel averages many sensor pixels.
-        factor = max(1, int(_frame_cell(geom) // (2 * _GATE_CELL_PX)))
+        factor = max(1, int(geom.cell_size // (2 * _GATE_CELL_PX)))
         h, w = frame.shape[:2]
         small = cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else frame
         scale = np.diag([factor, factor, 1.0])

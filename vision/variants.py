@@ -76,6 +76,18 @@ def hand(frame: np.ndarray, *, seed: int = 0, reach: float = 0.45) -> np.ndarray
     return (out * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
 
 
+def shadow(frame: np.ndarray, *, position: float = 0.5, strength: float = 0.45, angle: float = 30.0) -> np.ndarray:
+    """A soft-edged shadow band (a player's arm or body between the lamp and the board) across the
+    frame; ``position`` 0..1 moves it from the left to the right edge."""
+    h, w = frame.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    centre = (int(w * position), h // 2)
+    box = cv2.boxPoints((centre, (w * 0.18, h * 1.6), angle)).astype(np.int32)
+    cv2.fillConvexPoly(mask, box, 255)
+    soft = cv2.GaussianBlur(mask, (0, 0), w * 0.02).astype(np.float32) / 255
+    return (frame * (1 - strength * soft)[..., None]).clip(0, 255).astype(np.uint8)
+
+
 VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "warm": lambda f: white_balance(f, 1.15, 0.8),
     "cool": lambda f: white_balance(f, 0.85, 1.15),
