@@ -75,8 +75,8 @@ def find_board_area(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray 
     """Corners (tl, tr, br, bl) of the board's coloured area in a frame, white-balanced by ``gains``
     (``None``: the frame already is)."""
     h, w = frame.shape[:2]
-    # An integer shrink factor keeps INTER_AREA on its fast path (2 ms less on a 1 MP frame).
-    factor = max(1, int(round(w / _SEARCH_WIDTH)))
+    # A power-of-two shrink factor keeps INTER_AREA on its fast path (2 ms less on a 1 MP frame).
+    factor = 1 << max(0, int(round(np.log2(max(w, 1) / _SEARCH_WIDTH))))
     small = cv2.resize(frame, (max(1, w // factor), max(1, h // factor)), interpolation=cv2.INTER_AREA)
     scale = small.shape[1] / w
     small = _gained(small, gains)
@@ -205,11 +205,16 @@ def refine_on_lines(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: 
     steadiest (16 px is twice as fast but lets a half-cell-off first guess run away).
     """
     geom = Geometry(corners.astype(np.float32), grid, 0.0)
+    candidates = []
     for i in range(3):
         geom, moved = _refine_pass(frame, geom, cell_px if i == 0 or fine_px is None else fine_px, gains, tile)
+        candidates.append(geom)
         if moved < _CONVERGED:
             break
-    return geom
+    if len(candidates) == 1:
+        return geom
+    # A pass may also jitter away from a good fit: keep the one whose whole lattice shows the most contrast.
+    return max(candidates, key=lambda g: line_scores(frame, g, gains=gains, tile=tile)[0])
 
 
 def _refine_pass(frame: np.ndarray, geom: Geometry, cell_px: int, gains: np.ndarray | None,

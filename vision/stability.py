@@ -108,7 +108,8 @@ class StillFrameGate:
         gains = colour.white_gains(frame)
         geom: Geometry = self.locator(frame, gains)
         # Shrink the frame first (area averaging), so each comparison pixel averages many sensor pixels.
-        factor = max(1, int(geom.cell_size // (2 * _GATE_CELL_PX)))
+        # A power of two keeps INTER_AREA on its fast path.
+        factor = 1 << max(0, int(np.log2(max(geom.cell_size / (2 * _GATE_CELL_PX), 1.0))))
         h, w = frame.shape[:2]
         small = cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else frame
         scale = np.diag([factor, factor, 1.0])
