@@ -3,7 +3,8 @@
 
 Prints the median time per move (diff + reading the changed cells, the located board cached as on the
 device), per full frame from scratch (locate + occupancy + read every tile), the tesseract reader's time
-and accuracy per tile in the same run, and per-game match counts. Targets: <= 20 ms/move, <= 40 ms/frame.
+and accuracy per tile in the same run, the still-frame gate's cost per camera frame, and per-game match
+counts. Targets: <= 20 ms/move, <= 40 ms/frame.
 Usage: .venv/bin/python bench/vision.py [--tesseract-tiles N] [--threads N]
 Run it on a quiet machine: it prints the load average it started with.
 """
@@ -30,6 +31,7 @@ from engine.rules import Rules  # noqa: E402
 from vision.profile import load_profile  # noqa: E402
 from vision.reader import BoardReader, load_frame  # noqa: E402
 from vision.replay import load_record, replay_photos  # noqa: E402
+from vision.stability import StillFrameGate  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "photos" / "scrabscrap"
 
@@ -48,7 +50,7 @@ def main() -> int:
         print(f"missing {DATA}: the shared photos are needed", file=sys.stderr)
         return 2
     rules = Rules.scrabble("de")
-    move_ms, frame_ms, tess = [], [], []
+    move_ms, frame_ms, tess, gate_ms = [], [], [], []
     for game in sorted(p for p in DATA.iterdir() if p.is_dir()):
         record = load_record(next(game.glob("*.gcg")))
         reader = BoardReader(load_profile("scrabscrap"), rules.tileset)
@@ -64,6 +66,13 @@ def main() -> int:
             t0 = time.perf_counter()
             fresh.read(frame)
             frame_ms.append((time.perf_counter() - t0) * 1000)
+        gate = StillFrameGate(reader.profile)
+        for turn in result.turns:
+            frame = load_frame(turn.photo)
+            for _ in range(2):  # each photo twice: a change, then a still frame
+                t0 = time.perf_counter()
+                gate.check(frame)
+                gate_ms.append((time.perf_counter() - t0) * 1000)
         if args.tesseract_tiles and len(tess) < args.tesseract_tiles:
             from vision.tesseract_reader import TesseractReader
 
@@ -84,6 +93,7 @@ def main() -> int:
           f"p90 {_p90(move_ms):.1f} ms over {len(move_ms)} moves")
     print(f"full frame from scratch:         median {statistics.median(frame_ms):.1f} ms, "
           f"p90 {_p90(frame_ms):.1f} ms over {len(frame_ms)} frames")
+    print(f"still-frame gate per camera frame: median {statistics.median(gate_ms):.1f} ms over {len(gate_ms)} frames")
     if tess:
         acc = sum(ok for _, ok in tess) / len(tess)
         print(f"tesseract per tile:              median {statistics.median(ms for ms, _ in tess):.1f} ms, "

@@ -111,8 +111,8 @@ def test_an_unmoved_board_is_never_relocated():
 
 
 def _camera(img: np.ndarray, seed: int) -> np.ndarray:
-    """A camera frame of a still scene: fresh sensor noise each time."""
-    return variants.noise(img, 4.0, seed=seed)
+    """A camera frame of a still scene: fresh sensor noise (sigma 8, as the noise variant) each time."""
+    return variants.noise(img, 8.0, seed=seed)
 
 
 def test_gate_accepts_a_still_board_after_n_frames_and_never_a_moving_hand():

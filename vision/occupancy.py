@@ -63,10 +63,12 @@ def _remove_shading(raw: np.ndarray, empty: np.ndarray, expected: np.ndarray, n:
 
     Light falls off towards a corner or one side of the board, so the same square looks darker there.
     A quadratic surface over the board is fitted (robustly, by least squares) to each cell's difference
-    from its class centre (``expected``) and subtracted. Only the empty squares are corrected: they
-    cover the board evenly, while tiles cluster (a surface fitted to them extrapolates wildly into empty
-    corners), and a fall-off of the light darkens a bright tile by another amount than a dark square.
-    A hand or an arm is a local blob a quadratic cannot follow, so it stays as different as it was.
+    from its class centre (``expected``) and subtracted. The surface is fitted on the empty squares
+    only: they cover the board evenly, while tiles cluster (a surface fitted to them extrapolates wildly
+    into empty corners). Other cells get its lightness part, scaled by their own lightness over the
+    squares' (light falling off darkens a bright tile more than a dark square; near-grey tiles have no
+    colour to lose). A hand or an arm is a local blob a quadratic cannot follow, so it stays as
+    different as it was.
     """
     basis = _quadratic_basis(n)
     if empty.sum() < 4 * basis.shape[1]:
@@ -82,7 +84,10 @@ def _remove_shading(raw: np.ndarray, empty: np.ndarray, expected: np.ndarray, n:
         keep = empty & (size <= 2.0 * np.median(size[empty]) + 1.0)
     out = raw.copy()
     # The constant part belongs to the class centres, only the variation across the board is shading.
-    out[empty] -= (basis[empty] @ coef) - coef[0]
+    field = basis @ coef - coef[0]
+    out[empty] -= field[empty]
+    others = ~empty
+    out[others, 0] -= field[others, 0] * expected[others, 0] / max(float(expected[empty, 0].mean()), 1.0)
     return out
 
 
