@@ -57,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # One BLAS thread: the letter classifier's small matrix products get several times slower when
     # OpenBLAS spreads them over the Pi's (or a busy machine's) cores. Must be set before numpy loads.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the demo's output to the game
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
