@@ -111,3 +111,15 @@ def test_reading_without_a_board_says_so():
     reading = reader(rules).read(grey)
     assert reading.status & ReadingStatus.BOARD_NOT_FOUND
     assert propose(reading, Game(rules, ["a", "b"]).board, rules).kind is ProposalKind.NO_BOARD
+
+
+def test_a_record_that_does_not_say_its_orientation_is_read_the_way_the_photos_show_it(capsys):
+    """game04's record uses lettered rows without saying so: `ordvakt replay DIR` alone must match every
+    move, take the end-of-game rack line from the record, and end on the record's final scores."""
+    from device.cli import main
+
+    assert main(["replay", str(DATA / "game04")]) == 0
+    out = capsys.readouterr().out
+    assert "positions read as lettered-rows (from the photos)" in out
+    assert "matched 27/27 turns" in out
+    assert out.strip().splitlines()[-1] == "final: 437 362"  # the record's last line: (ICT) +12 437

@@ -19,7 +19,7 @@ from pathlib import Path
 from engine.game import Game
 from engine.gcg import GcgRecord, parse_gcg
 from engine.gcg import replay as replay_record
-from engine.moves import Exchange, PlacedTile, Placement, Withdraw
+from engine.moves import Exchange, PlacedTile, Placement, RackPoints, TimePenalty, Withdraw
 from engine.rules import Rules
 from vision.diff import DiffProblem, Proposal, ProposalKind, propose
 from vision.errors import VisionError
@@ -62,6 +62,10 @@ class ReplayResult:
     game: Game
     turns: list[Turn] = field(default_factory=list)
     record_errors: list[str] = field(default_factory=list)
+    #: How the record's positions were read: "standard", "lettered-rows", with "(from the photos)" when inferred.
+    orientation: str = ""
+    #: Events after the last photo taken from the record (end-of-game rack points, time penalties).
+    record_tail: list[str] = field(default_factory=list)
 
     @property
     def compared(self) -> list[Turn]:
@@ -86,24 +90,32 @@ def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: t
                   record: GcgRecord | None = None, learn: bool = True,
                   orientation: bool | None = None) -> ReplayResult:
     """Replay the photos. ``orientation`` says how the record names positions: True lettered rows, False
-    standard GCG, None what the record's own ``#orientation`` pragma says (standard without one).
+    standard GCG, None what the record's own ``#orientation`` pragma says.
 
-    The orientation is a property of the record, never guessed from the photos: a guess made on a
-    badly lit or tilted photo would silently transpose every comparison.
+    A record that does not say (many German club records use lettered rows silently) is read the way
+    the photos show it: the squares of the first placement seen decide, never its letters, and the
+    reading itself does not depend on the record. ``result.orientation`` tells which was used.
     """
     game = Game(rules, list(players))
     result = ReplayResult(game)
+    truths: dict[bool, dict[int, tuple]] = {}
     truth: dict[int, tuple] = {}
     folder_photos = photos(folder)
+    declared = orientation if orientation is not None else (
+        record.lettered_rows if record is not None and "orientation" in record.pragmas else None)
     if record is not None:
-        lettered = record.lettered_rows if orientation is None else orientation
-        rp = replay_record(record, rules=rules, lettered_rows=lettered)
-        result.record_errors = [str(m) for m in rp.mismatches]
-        ref = Game(rules, list(players))
-        for number, event in enumerate(rp.game.events, start=1):
-            before = ref.board.copy()
-            truth[number] = (event, before)
-            ref.play(event.move, player=event.player, check=False)
+        for lettered in ((declared,) if declared is not None else (False, True)):
+            rp = replay_record(record, rules=rules, lettered_rows=lettered)
+            result.record_errors = [str(m) for m in rp.mismatches]
+            ref = Game(rules, list(players))
+            truths[lettered] = {}
+            for number, event in enumerate(rp.game.events, start=1):
+                before = ref.board.copy()
+                truths[lettered][number] = (event, before)
+                ref.play(event.move, player=event.player, check=False)
+        if declared is not None:
+            truth = truths[declared]
+            result.orientation = "lettered-rows" if declared else "standard"
     last_owner: int | None = None
     last_placement: Placement | None = None
     for photo in folder_photos:
@@ -115,6 +127,8 @@ def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: t
         seconds = time.perf_counter() - t0
         text = proposal.kind.value
         number = image_number(photo)
+        if record is not None and not truth and proposal.placement is not None and number is not None:
+            truth, result.orientation = _orientation_from_photo(truths, number, proposal.placement)
         expected_event = truth.get(number) if number is not None else None
         if proposal.kind in (ProposalKind.COVERED, ProposalKind.NO_BOARD, ProposalKind.CONFLICT):
             result.turns.append(Turn(photo, proposal, text, seconds, reading=reading))
@@ -147,7 +161,27 @@ def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: t
         if expected_event is not None:
             turn.expected, turn.match = _compare(expected_event, proposal, game)
         result.turns.append(turn)
+    # End-of-game rack points and time penalties have no photo: count them as the record states them.
+    last_photo = max((n for n in map(image_number, folder_photos) if n is not None), default=0)
+    for number in sorted(n for n in (truth or next(iter(truths.values()), {})) if n > last_photo):
+        event = (truth or next(iter(truths.values())))[number][0]
+        if isinstance(event.move, (RackPoints, TimePenalty)):
+            player = event.player if event.player < len(game.players) else game.to_move
+            added = game.play(event.move, player=player, check=False)
+            result.record_tail.append(f"{players[player]}: {added.score:+d} ({type(event.move).__name__})")
     return result
+
+
+def _orientation_from_photo(truths: dict[bool, dict[int, tuple]], number: int,
+                            seen: Placement) -> tuple[dict[int, tuple], str]:
+    """Pick the reading of an undeclared record whose move on this photo covers the squares seen."""
+    squares = {t.square for t in seen.letter_tiles}
+    for lettered in (False, True):
+        expected = truths[lettered].get(number)
+        if expected is not None and isinstance(expected[0].move, Placement) \
+                and {t.square for t in expected[0].move.letter_tiles} == squares:
+            return truths[lettered], ("lettered-rows" if lettered else "standard") + " (from the photos)"
+    return truths[False], "standard (the record does not say; the photos did not settle it)"
 
 
 def _compare(expected: tuple, proposal: Proposal, game: Game) -> tuple[str, bool]:

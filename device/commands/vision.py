@@ -19,15 +19,17 @@ def register(sub) -> None:
 
     p = sub.add_parser("replay", help="reconstruct a game from a folder of per-turn photos")
     p.add_argument("folder", type=Path)
-    p.add_argument("--tiles", default="de", help="tile-set language (scrabble-LANG) or tile-set name")
+    p.add_argument("--tiles", help="tile-set language (scrabble-LANG) or tile-set name; default: what the record "
+                                   "uses, else de")
     p.add_argument("--profile", default="scrabscrap")
-    p.add_argument("--gcg", type=Path, help="compare every turn with this record")
+    p.add_argument("--gcg", type=Path, help="compare every turn with this record (default: the folder's only .gcg)")
+    p.add_argument("--no-record", action="store_true", help="do not compare with the folder's .gcg")
     p.add_argument("--out", type=Path, help="write the reconstructed game as GCG")
     p.add_argument("--timing", action="store_true", help="print timing figures on stderr")
     p.add_argument("--orientation", choices=("record", "lettered-rows", "standard"), default="record",
                    help="how the --gcg record names positions: lettered-rows (rows A-O from the top, as in "
                         "many German club records) or standard GCG; default: the record's #orientation pragma, "
-                        "standard without one")
+                        "else the way the photos show the first move")
     p.set_defaults(func=run_replay)
 
     p = sub.add_parser("calibrate", help="make a board profile from a photo of the empty board")
@@ -69,14 +71,23 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from engine.gcg import write_gcg
+    from engine.gcg import rules_for, write_gcg
     from vision.profile import load_profile
     from vision.reader import BoardReader
     from vision.replay import load_record, replay_photos
 
-    rules = _rules(args.tiles)
+    gcg = args.gcg
+    if gcg is None and not args.no_record:
+        found = sorted(Path(args.folder).glob("*.gcg"))
+        gcg = found[0] if len(found) == 1 else None
+    record = load_record(gcg) if gcg else None
+    if args.tiles:
+        rules = _rules(args.tiles)
+    elif record is not None:
+        rules = rules_for(record)
+    else:
+        rules = _rules("de")
     reader = BoardReader(load_profile(args.profile), rules.tileset)
-    record = load_record(args.gcg) if args.gcg else None
     players = ("Player1", "Player2")
     if record is not None and len(record.players) == 2:
         players = tuple(p.nick for p in record.players)  # type: ignore[assignment]
@@ -89,10 +100,14 @@ def run_replay(args: argparse.Namespace) -> int:
         if turn.match is not None:
             line += "  ok" if turn.match else f"  MISMATCH record: {turn.expected}"
         print(line)
+    if record is not None:
+        print(f"record: {gcg} (positions read as {result.orientation})")
     for err in result.record_errors:
         print(f"record error: {err}")
     if record is not None:
         print(f"matched {result.matched}/{len(result.compared)} turns")
+    for tail in result.record_tail:
+        print(f"from the record (no photo): {tail}")
     if args.out:
         args.out.write_text(write_gcg(result.game, nicks=list(players)), encoding="utf-8")
     print(f"final: {result.game.scores[0]} {result.game.scores[1]}")
