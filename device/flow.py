@@ -349,10 +349,16 @@ class Flow:
             self.s.message = "no camera: enter the move by hand"
             return State.MANUAL_ENTRY
         try:
-            frame = self.c.camera.best_still(1.0)
+            still = getattr(self.c.reader, "still_frame", None)
+            frame = still(self.c.camera) if still is not None else self.c.camera.best_still(1.0)
         except Exception as exc:  # any camera failure: keep playing by hand
             self._camera_lost(str(exc))
             return State.MANUAL_ENTRY
+        if frame is None:
+            # Never read a move through a hand: the player presses again once the board is clear.
+            self.s.message = "the board is not still (a hand or a shadow moves over it): press again when it is clear"
+            self._resume_clock()
+            return State.PLAYING
         reading = self.c.reader.read(frame, game)
         photo = self.c.photo_saver(len(game.events), frame) if self.c.photo_saver else None
         if reading.kind is ReadKind.UNCHANGED:

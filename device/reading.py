@@ -7,6 +7,7 @@ imported only when a camera is in use.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from device.flow import Reading, ReadKind, ReadTile
@@ -20,8 +21,22 @@ class VisionReader:
     def __init__(self, profile: str, tileset) -> None:
         from vision.profile import load_profile
         from vision.reader import BoardReader
+        from vision.stability import StillFrameGate
 
         self.reader = BoardReader(load_profile(profile), tileset)
+        self.gate = StillFrameGate(self.reader.profile, locator=self.reader.locator)
+
+    def still_frame(self, camera: Any, timeout_s: float = 2.0, *, clock=time.monotonic) -> Any | None:
+        """A frame of a still board: frames are taken until the gate sees the board unchanged over
+        several of them (a hand, an arm or a moving shadow keeps it waiting). None after ``timeout_s``."""
+        deadline = clock() + timeout_s
+        self.gate.reset()
+        while True:
+            frame = camera.best_still(min(0.5, timeout_s))
+            if self.gate.feed(frame) is not None:
+                return frame
+            if clock() >= deadline:
+                return None
 
     def read(self, frame: Any, game: Game) -> Reading:
         from vision.diff import DiffProblem, ProposalKind, propose

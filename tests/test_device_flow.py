@@ -387,3 +387,47 @@ def test_app_maps_buttons_once_and_pings_the_watchdog(tmp_path: Path) -> None:
     app.step(0)
     assert len(flow.game.events) == 1
     assert sent[0] == "READY=1" and sent.count("READY=1") == 1 and "WATCHDOG=1" in sent
+
+
+class HandCamera:
+    """A live camera looking at the demo's first photo while a hand moves over the board, then leaves."""
+
+    def __init__(self, frame, hand_frames: int) -> None:
+        self.frame = frame
+        self.left = hand_frames
+        self.shown = 0
+
+    def best_still(self, timeout_s: float = 1.0):
+        from vision import variants
+
+        self.shown += 1
+        if self.left > 0:
+            self.left -= 1
+            return variants.hand(self.frame, seed=self.left, reach=0.3 + 0.05 * (self.left % 6))
+        return self.frame
+
+
+def test_a_hand_moving_over_the_board_never_becomes_a_move(tmp_path: Path) -> None:
+    from device.reading import VisionReader
+    from vision.reader import load_frame
+
+    first = load_frame(DEMO_DIR / "image-1.jpg")
+    settings = SETTINGS
+    rules = settings.rules()
+    reader = VisionReader("scrabscrap", rules.tileset)
+    ticks = iter(range(10_000))
+    reader_clock = lambda: next(ticks) * 0.1  # noqa: E731  (each frame: 0.1 s of the 2 s wait)
+    camera = HandCamera(first, hand_frames=1000)
+    flow = make_flow(tmp_path, reader=reader, camera=camera)
+    original = reader.still_frame
+    reader.still_frame = lambda cam, timeout_s=2.0: original(cam, timeout_s, clock=reader_clock)
+    flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, 0))
+    assert flow.state is State.PLAYING and flow.game.events == []
+    assert "not still" in flow.view().message
+    assert camera.shown >= 3
+    # The hand is gone: the next press reads the real first move.
+    camera.left = 0
+    flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, 0))
+    assert flow.state is State.CONFIRM
+    flow.handle(FlowEvent(EventKind.CONFIRM))
+    assert flow.game.events[0].words == REF.events[0].words

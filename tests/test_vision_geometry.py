@@ -166,16 +166,22 @@ def test_a_hand_held_still_passes_the_gate_but_is_read_as_covered():
         assert proposal.kind is ProposalKind.COVERED and proposal.placement is None, (n, proposal.kind)
 
 
-def test_replay_takes_the_orientation_from_the_record_never_from_the_photos():
+def test_replay_orientation_declared_by_the_record_or_option_else_shown_by_the_photos():
     rules = Rules.scrabble("de")
     record = load_record(next((DATA / "game03").glob("*.gcg")))  # says #orientation lettered-rows
     assert record.lettered_rows
     result = replay_photos(DATA / "game03", BoardReader(PROFILE, rules.tileset), rules, record=record)
-    assert result.matched >= len(result.compared) - 2  # letters are another module's job; positions are right
-    # game01 uses lettered rows without saying so: read as standard GCG, its positions are transposed.
+    assert result.orientation == "lettered-rows"
+    assert result.matched == len(result.compared)
+    # game01 uses lettered rows without saying so: the first move's squares in the photos decide.
     record = load_record(next((DATA / "game01").glob("*.gcg")))
-    assert not record.lettered_rows
-    standard = replay_photos(DATA / "game01", BoardReader(PROFILE, rules.tileset), rules, record=record)
+    assert not record.lettered_rows and "orientation" not in record.pragmas
+    inferred = replay_photos(DATA / "game01", BoardReader(PROFILE, rules.tileset), rules, record=record)
+    assert inferred.orientation == "lettered-rows (from the photos)"
+    assert inferred.matched == len(inferred.compared) == 27
+    # Forced to standard GCG, its positions are transposed: the comparison says so instead of passing.
+    standard = replay_photos(DATA / "game01", BoardReader(PROFILE, rules.tileset), rules, record=record,
+                             orientation=False)
     placements = [t for t in standard.compared if t.expected and t.expected[0].isalnum()
                   and "exchange" not in t.expected]
     assert sum(t.match for t in placements) < len(placements) // 2

@@ -13,6 +13,8 @@ Facade for the device::
     # proposal.kind: PLACEMENT / UNCHANGED / REMOVED / CONFLICT / COVERED (wait for a clear frame) / NO_BOARD
     # proposal.problems (DiffProblem flags), .engine_problems (engine ProblemCode flags), .messages,
     # .placement, .score, .words, .blanks (need the player's letter), .candidates (top letters if unsure)
+    gate = StillFrameGate(reader.profile, locator=reader.locator)   # from vision.stability
+    still = gate.feed(frame)                        # None until several frames agree (no hand, no moving shadow)
     reader.learn(proposal.new_tiles, confirmed_letters)   # after the player confirms; instant
     reader.classifier.save_learned(path) / .load_learned(path)   # keep the players' own tiles
 

@@ -22,12 +22,12 @@ from engine.rules import Rules
 from engine.scoring import score_placement
 from engine.squares import Square
 from engine.validation import ProblemCode, validate
+from vision.classifier import UNSURE_MARGIN
 from vision.reader import BoardReading, ReadingStatus, TileReading
 
 _LETTER_PROBLEMS = ProblemCode.TOO_MANY_COPIES | ProblemCode.UNKNOWN_LETTER | ProblemCode.NOT_ON_RACK
 
 #: Below this margin over the runner-up a letter goes to the player with its candidates.
-CONFIDENT_MARGIN = 0.02
 
 
 class ProposalKind(enum.Enum):
@@ -155,7 +155,7 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
         problems |= DiffProblem.BLANK_NEEDS_LETTER
         messages.append(f"blank on {', '.join(s.name for s in blanks)}: which letter?")
     candidates = {t.square: tuple(letter for letter, _ in t.guess.top) for t in new
-                  if t.guess is not None and t.guess.confidence < CONFIDENT_MARGIN}
+                  if t.guess is not None and t.guess.confidence < UNSURE_MARGIN}
     if candidates:
         problems |= DiffProblem.LOW_CONFIDENCE
         messages.append("unsure of " + ", ".join(f"{sq.name} ({'/'.join(c[:3])})" for sq, c in candidates.items()))

@@ -15,7 +15,7 @@ from engine.layout import Layout, load_layout
 from engine.squares import Square
 from engine.tiles import TileSet
 from vision import colour, glyphs, occupancy
-from vision.classifier import LetterClassifier, LetterGuess
+from vision.classifier import UNSURE_MARGIN, LetterClassifier, LetterGuess
 from vision.errors import BoardNotFound
 from vision.locate import Geometry, Locator
 from vision.profile import BoardProfile
@@ -145,7 +145,7 @@ class BoardReader:
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
                   if occ.state[sq.row, sq.col] == occupancy.CellState.TILE]
         tiles = self.read_tiles(frame, geom, wanted, gains=gains)
-        if any(t.guess is not None and t.guess.confidence < 0.02 for t in tiles.values()):
+        if any(t.guess is not None and t.guess.confidence < UNSURE_MARGIN for t in tiles.values()):
             status |= ReadingStatus.LOW_CONFIDENCE
         return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0, gains)
 
