@@ -153,3 +153,23 @@ def test_a_second_copy_of_a_single_tile_takes_the_next_candidate():
     reading = TileReading(Square(7, 8), item, LetterGuess((("Q", 0.95), ("O", 0.9))))
     chosen, overflow = _choose_letters([reading], board, rules)
     assert chosen[Square(7, 8)] == "O" and not overflow
+
+
+def test_classifying_a_whole_board_at_once_gives_the_same_guesses_as_one_by_one():
+    from engine.rules import Rules
+    from vision.classifier import LetterClassifier
+    from vision.profile import load_profile
+    from vision.reader import BoardReader, load_frame
+
+    rules = Rules.scrabble("de")
+    reader = BoardReader(load_profile("scrabscrap"), rules.tileset)
+    reading = reader.read(load_frame(DATA / "game04" / "image-27.jpg"))
+    glyphs = [t.glyph for t in reading.tiles.values() if not t.glyph.is_blank]
+    assert len(glyphs) > 80
+    classifier = LetterClassifier(rules.tileset.alphabet)
+    one_by_one = [classifier.classify(g, k=4) for g in glyphs]
+    at_once = classifier.classify_many(glyphs, k=4)
+    assert [g.letter for g in at_once] == [g.letter for g in one_by_one]
+    for a, b in zip(at_once, one_by_one, strict=True):
+        assert [x[0] for x in a.top] == [x[0] for x in b.top]
+        assert abs(a.confidence - b.confidence) < 1e-5

@@ -151,7 +151,24 @@ class LetterClassifier:
         """The ``k`` best letters (at least two, so that the confidence is a real margin); the best letter's
         twins with or without marks (A/Ä, O/Ö, U/Ü) are always among the candidates, because lost or
         smudged dots are the likeliest error and the player should be offered the other one."""
-        scores = self.scores(glyph)
+        return self._guess(self.scores(glyph), k)
+
+    def classify_many(self, glyphs: Sequence[Glyph], k: int = 3) -> list[LetterGuess]:
+        """:meth:`classify` for many glyphs with one matrix product (a full board at once)."""
+        if not glyphs:
+            return []
+        if any(g.image is None for g in glyphs):
+            raise ModelError("cannot classify a tile without a letter (a blank); check Glyph.is_blank first")
+        matrix, bonus, marks, starts, present = self._pack()
+        feats = np.stack([features(g.image) for g in glyphs])
+        glyph_marks = np.array([g.marks for g in glyphs], np.int8)
+        penalty = np.where(glyph_marks != 0, MARKS_PENALTY, UNMARKED_PENALTY).astype(np.float32)
+        sims = feats @ matrix.T + bonus - penalty[:, None] * (marks[None, :] != glyph_marks[:, None])
+        best = np.maximum.reduceat(sims, starts, axis=1)
+        letters = [self.alphabet[c] for c in present]
+        return [self._guess(dict(zip(letters, map(float, row), strict=True)), k) for row in best]
+
+    def _guess(self, scores: dict[str, float], k: int) -> LetterGuess:
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
         top = ranked[: max(k, 2)]
         shown = {letter for letter, _ in top}

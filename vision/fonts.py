@@ -182,6 +182,9 @@ class _GlyphsOnly(LetterClassifier):
     def classify(self, glyph: glyphs.Glyph, k: int = 3) -> None:  # type: ignore[override]
         return None
 
+    def classify_many(self, cut: list[glyphs.Glyph], k: int = 3) -> list[None]:  # type: ignore[override]
+        return [None] * len(cut)
+
 
 def _consistent(labels: list[str], images: list[np.ndarray], marks: list[int], sources: list[str],
                 k: int = 5) -> np.ndarray:

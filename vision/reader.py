@@ -182,9 +182,11 @@ class BoardReader:
                                            borderMode=cv2.BORDER_REPLICATE)
                 if gains is not None:
                     crop = colour.apply_gains(crop, gains)
-            glyph = glyphs.extract(crop, CELL_PX)
-            guess = None if glyph.is_blank else self.classifier.classify(glyph, k=4)
-            out[sq] = TileReading(sq, glyph, guess)
+            out[sq] = TileReading(sq, glyphs.extract(crop, CELL_PX), None)
+        lettered = [r for r in out.values() if not r.glyph.is_blank]
+        for reading, guess in zip(lettered, self.classifier.classify_many([r.glyph for r in lettered], k=4),
+                                  strict=True):
+            out[reading.square] = TileReading(reading.square, reading.glyph, guess)
         return out
 
     def learn(self, readings: Iterable[TileReading], letters: Iterable[str]) -> None:
