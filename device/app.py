@@ -98,6 +98,8 @@ class App:
     """A screen the app runs itself above the flow (new-game form, settings, judge, calibration)."""
     device_settings: Any = None
     """:class:`device.overlays.DeviceSettings` (screen language, auto-accept, mute) over the config."""
+    held_clock: Any = None
+    """The game clock this app paused while a screen above the game is open (resumed when it closes)."""
     buzzer: Any = None
     """The real buzzer; the flows get None while muted."""
     _screen: Any = None
@@ -188,6 +190,10 @@ class App:
 
         c = self._collaborators()
         notices = tuple(self.notices)
+        # Looking up a word or changing a setting is time out, as pressing pause on a chess clock.
+        if c.clock is not None and not c.clock.paused and self.held_clock is None:
+            c.clock.pause(c.now())
+            self.held_clock = c.clock
         if kind is v.ActionKind.SETTINGS:
             self.overlay = SettingsScreen(self._device_settings(), data_dir=self.data_dir, apply=self.apply_settings,
                                           notices=notices)
@@ -205,6 +211,12 @@ class App:
                                              profile=self.board_profile(game), language=self.language, now=c.now,
                                              notices=notices)
             self.overlay.refresh()
+
+    def _release_clock(self) -> None:
+        clock, self.held_clock = self.held_clock, None
+        c = self._collaborators()
+        if clock is not None and clock is c.clock and clock.paused:
+            clock.resume(c.now())
 
     def _notice(self, notice: v.Notice) -> None:
         if all(n.key != notice.key for n in self.notices):
@@ -342,6 +354,7 @@ class App:
             self.open_screen(v.ActionKind.CALIBRATE)
         elif result == "back":
             self.overlay = None
+            self._release_clock()
             if getattr(self.flow, "state", None) is State.NEW_GAME and getattr(self.flow.s, "game", None):
                 self.flow.handle(FlowEvent(EventKind.BACK))
         elif isinstance(result, GameSettings):

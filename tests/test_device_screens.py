@@ -286,6 +286,9 @@ def test_word_judge_by_touch_verdict_and_back_after_ten_seconds_or_a_tap(tmp_pat
     app.collaborators.judge = judge
     clock = app.collaborators.now
     shot = Shots(app, tmp_path / "shots")
+    game_clock = app.collaborators.clock
+    clock.t += 30  # Ann thinks for half a minute, then asks the judge
+    before = game_clock.readings_ms(clock())
     tap_kind(app, A.JUDGE)
     assert app.view().screen is v.Screen.JUDGE
     type_text(app, "QI ZA")
@@ -301,6 +304,8 @@ def test_word_judge_by_touch_verdict_and_back_after_ten_seconds_or_a_tap(tmp_pat
     clock.t += JUDGE_BACK_S - 4
     app.step(0)
     assert app.view().screen is v.Screen.SCOREBOARD
+    # The ten seconds at the judge were time out: nobody's clock ran, and Ann's runs again now.
+    assert game_clock.readings_ms(clock()) == before and not game_clock.paused
     # An unacceptable play, dismissed by a tap before the time is up.
     tap_kind(app, A.JUDGE)
     type_text(app, "QI QX")
