@@ -74,3 +74,21 @@ def test_learning_is_kept_and_reloaded(tmp_path):
     other.load_learned(tmp_path / "learned.npz")
     assert other.learned_count == 1
     assert other.classify(glyphs.Glyph(img, 1.0, 0.5, 0)).letter == "B"
+
+
+def test_a_profile_calibrated_from_a_game_photo_reads_the_whole_game(tmp_path, capsys):
+    """Calibrate on game02's first photo (the Ü of the first word hides the centre square), then replay
+    the game with that profile instead of the shipped one: every move must still be read."""
+    from conftest import shared_path
+    from device.cli import main
+    from vision.profile import load_profile
+
+    game = shared_path("photos", "scrabscrap", "game02")
+    out = tmp_path / "mine.toml"
+    assert main(["calibrate", str(game / "image-1.jpg"), "--out", str(out)]) == 0
+    profile = load_profile(out)
+    assert profile.squares["*"] == profile.squares["W2"]  # not the colour of the tile lying on it
+    assert (tmp_path / "mine.png").is_file()
+    capsys.readouterr()
+    assert main(["replay", str(game), "--profile", str(out)]) == 0
+    assert "matched 25/25 turns" in capsys.readouterr().out

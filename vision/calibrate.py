@@ -75,13 +75,25 @@ def calibrate(
     tile_like = (chroma < 15) & (lab[..., 0] > np.median(lab[..., 0]))
     codes = np.array(premium_codes)
     squares: dict[str, tuple[int, int, int]] = {}
+    covered: list[str] = []
     for code in sorted(set(codes.ravel())):
         sel = (codes == code) & ~tile_like
         if not sel.any():
-            sel = codes == code
+            covered.append(code)  # every cell of this kind has a tile on it: its colour is not visible
+            continue
         med = np.median(lab[sel], axis=0).astype(np.uint8)
         bgr = cv2.cvtColor(med.reshape(1, 1, 3), cv2.COLOR_LAB2BGR)[0, 0]
         squares[code] = (int(bgr[0]), int(bgr[1]), int(bgr[2]))
+    centre_kind = _centre_premium(layout_name)
+    if "*" in squares and centre_kind in squares and centre_kind != "*":
+        # The centre is printed in its premium's colour, and it is the one square a photo taken after
+        # the first move always has a tile on: its premium's other squares are the safer measure.
+        squares["*"] = squares[centre_kind]
+    for code in covered:
+        # Hidden everywhere: the centre takes its premium's colour, anything else the plain square's,
+        # never the colour of the tile that hides it.
+        stand_in = centre_kind if code == "*" else "."
+        squares[code] = squares.get(stand_in) or squares.get(".") or probe.surface
     tile = DEFAULT_TILE
     if tile_like.sum() >= 2:
         med = np.median(lab[tile_like], axis=0).astype(np.uint8)
@@ -89,6 +101,18 @@ def calibrate(
     profile = replace(probe, squares=squares, tile=tile, grid_inset=inset)  # type: ignore[arg-type]
     debug = draw_geometry(norm, geom, area)
     return profile, geom, debug
+
+
+def _centre_premium(layout_name: str) -> str:
+    """The premium code printed on the layout's centre square ("." when none or unknown)."""
+    from engine.errors import DataFileError
+    from engine.layout import load_layout
+
+    try:
+        layout = load_layout(layout_name)
+    except DataFileError:
+        return "."
+    return layout.premium(layout.centre).value
 
 
 def draw_geometry(frame: np.ndarray, geom: locate.Geometry, area: np.ndarray | None = None) -> np.ndarray:
