@@ -29,8 +29,8 @@ from typing import Any
 
 from device.config import GameSettings
 from device.flow import Collaborators, EventKind
-from device.ordskifte_flow import Action, JudgeWords, buzz, clock_reading, event_data, judge_for, word_game_event
 from device.ui import view as v
+from device.word_games import Action, JudgeWords, TimedWordGameFlow, buzz, clock_reading, event_data, judge_for
 from engine.errors import EngineError, IllegalMove
 from engine.keywords import ROUND_SECONDS, KeywordsMatch, score_round
 
@@ -49,8 +49,10 @@ def _empty_entries() -> list[dict[str, Any]]:
     return [{"words": [], "unused": 0, "score": None, "problem": ""} for _ in range(2)]
 
 
-class KeywordsFlow:
+class KeywordsFlow(TimedWordGameFlow):
     """The Keywords state machine; the interface is the one ``device.games`` documents."""
+
+    NEW_GAME_STATE = State.NEW_GAME
 
     def __init__(self, collaborators: Collaborators, *, auto_accept_s: float = 3.0, language: str = "en") -> None:
         self.c = collaborators
@@ -66,14 +68,6 @@ class KeywordsFlow:
         self.notices: list[v.Notice] = []
         self.judge: Any = None
         self.missing_reason = ""
-
-    @property
-    def state(self) -> State:
-        return self._state
-
-    @property
-    def timer(self) -> Any:
-        return self.c.clock
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def new_game(self, settings: GameSettings, meta: Mapping[str, Any] | None = None) -> int:
@@ -138,27 +132,6 @@ class KeywordsFlow:
             self.notices.append(v.Notice("warn.lexicon_missing", v.Severity.WARNING,
                                          f"only the Keywords rules are checked (ordvakt lexicon build {lang})"))
             self.missing_reason = why
-
-    def save_clock(self) -> None:
-        if self.game_id is not None and self.timer is not None:
-            self.c.store.save_clock(self.game_id, self.timer.to_dict(self.c.now()))
-
-    def resume_clock(self) -> None:
-        if self.timer is not None and self.timer.paused:
-            self.timer.resume(self.c.now())
-
-    # -- events -------------------------------------------------------------------------------------
-    def event_from_action(self, action: v.UiAction) -> Any:
-        return word_game_event(action)
-
-    def handle(self, event: Any) -> State:
-        handler = _TRANSITIONS.get((self._state, event.kind))
-        if handler is None:
-            return self._state
-        if event.kind is not EventKind.TICK:
-            self.message = ""
-        self._state = handler(self, event)
-        return self._state
 
     def _snapshot(self, state: State) -> dict[str, Any]:
         assert self.match is not None
@@ -262,20 +235,6 @@ class KeywordsFlow:
         trial.record_round(scores)
         return trial.is_over
 
-    def _pause(self, event: Any) -> State:
-        if self.timer is not None and not self.timer.paused:
-            self.timer.pause(self.c.now())
-            self.save_clock()
-        return self._state
-
-    def _resume(self, event: Any) -> State:
-        self.resume_clock()
-        self.save_clock()
-        return self._state
-
-    def _to_new_game(self, event: Any) -> State:
-        return State.NEW_GAME
-
     # -- the view -----------------------------------------------------------------------------------
     def view(self) -> v.View:
         if self._state is State.NEW_GAME or self.match is None:
@@ -328,3 +287,4 @@ _TRANSITIONS: dict[tuple[State, Any], _Handler] = {
     (State.ENTRY, EventKind.NEW_GAME): KeywordsFlow._to_new_game,
     (State.MATCH_OVER, EventKind.NEW_GAME): KeywordsFlow._to_new_game,
 }
+KeywordsFlow.transitions = _TRANSITIONS

@@ -31,9 +31,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from device.config import GameSettings
-from device.flow import Collaborators, EventKind, FlowEvent
-from device.flow import event_from_action as board_event_from_action
+from device.flow import Collaborators, EventKind
 from device.ui import view as v
+from device.word_games import Action, JudgeWords, TimedWordGameFlow, buzz, clock_reading, event_data, judge_for
 from engine.errors import EngineError
 from engine.ordskifte import (
     RAILS,
@@ -56,83 +56,6 @@ class State(enum.Enum):
     NEW_GAME = "new-game"
 
 
-class Action(enum.Enum):
-    """Flow events of the word games that the board-game :class:`device.flow.EventKind` lacks."""
-
-    MAKE_WORD = "make-word"
-    STEAL = "steal"
-    DISPUTE = "dispute"
-    WORDS = "words"
-    ROUND_OVER = "round-over"
-    NEXT_ROUND = "next-round"
-
-
-def make_event(kind: Any, player: int | None = None, text: str = "", **data: Any) -> FlowEvent:
-    """A flow event carrying ``data`` (e.g. a steal's victim and old word)."""
-    return FlowEvent(kind, player, text=text, data=data)
-
-
-def event_data(event: Any) -> Mapping[str, Any]:
-    return getattr(event, "data", None) or {}
-
-
-def word_game_event(action: v.UiAction) -> Any:
-    """A touch's meaning for the Ordskifte and Keywords flows (None when they do not use it)."""
-    k = v.ActionKind
-    if action.kind is k.MAKE_WORD:
-        return make_event(Action.MAKE_WORD, action.player, action.text)
-    if action.kind is k.STEAL:
-        return make_event(Action.STEAL, action.player, action.text, victim=action.target, old=action.old)
-    if action.kind is k.DISPUTE:
-        return make_event(Action.DISPUTE, action.target)
-    if action.kind is k.KEYWORDS_WORDS:
-        return make_event(Action.WORDS, action.player, " ".join(action.words), unused=action.number or 0)
-    if action.kind is k.NEXT_ROUND:
-        return make_event(Action.NEXT_ROUND)
-    return board_event_from_action(action)
-
-
-def buzz(c: Collaborators, name: str) -> None:
-    if c.buzzer is None:
-        return
-    from hardware.buzzer import Pattern
-
-    c.buzzer.play(Pattern(name))
-
-
-class JudgeWords:
-    """A judge as the ``contains(word)`` word list the engine rules take."""
-
-    def __init__(self, judge: Any) -> None:
-        self.judge = judge
-
-    def contains(self, word: str) -> bool:
-        return bool(self.judge.judge_play([word]).acceptable)
-
-
-def judge_for(c: Collaborators, lang: str) -> tuple[Any, str]:
-    """The collaborators' judge when it is for ``lang``, else the installed list; (None, why) if none."""
-    if c.judge is not None and getattr(c.judge, "lang", None) == lang:
-        return c.judge, ""
-    try:
-        from device.paths import lexicon_dir
-        from engine.lexicon.judge import open_judge
-
-        return open_judge(lang, lexicon_dir()), ""
-    except (EngineError, OSError) as exc:
-        return None, str(exc)
-
-
-def clock_reading(timer: Any, now: float, warn_ms: int) -> v.ClockReading:
-    from engine.clocks import ClockState
-
-    state = timer.state(now)
-    remaining = timer.remaining_ms(now)
-    ui_state = {ClockState.RUNNING: v.TimerState.RUNNING, ClockState.PAUSED: v.TimerState.PAUSED,
-                ClockState.EXPIRED: v.TimerState.EXPIRED}.get(state, v.TimerState.IDLE)
-    return v.ClockReading(remaining, ui_state, warning=ui_state is v.TimerState.RUNNING and remaining <= warn_ms)
-
-
 def timer_seconds(settings: GameSettings, meta: Mapping[str, Any]) -> int:
     if "timer_s" in meta:
         return int(meta["timer_s"])
@@ -142,8 +65,10 @@ def timer_seconds(settings: GameSettings, meta: Mapping[str, Any]) -> int:
     return seconds if seconds in TIMER_CHOICES else DEFAULT_TIMER_S
 
 
-class OrdskifteFlow:
+class OrdskifteFlow(TimedWordGameFlow):
     """The Ordskifte state machine; the interface is the one ``device.games`` documents."""
+
+    NEW_GAME_STATE = State.NEW_GAME
 
     def __init__(self, collaborators: Collaborators, *, auto_accept_s: float = 3.0, language: str = "nb") -> None:
         self.c = collaborators
@@ -161,14 +86,6 @@ class OrdskifteFlow:
         self.missing_reason = ""
         self.disputed = False
         """The last play was already judged on a dispute (no second dispute of it)."""
-
-    @property
-    def state(self) -> State:
-        return self._state
-
-    @property
-    def timer(self) -> Any:
-        return self.c.clock
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def new_game(self, settings: GameSettings, meta: Mapping[str, Any] | None = None) -> int:
@@ -215,28 +132,8 @@ class OrdskifteFlow:
             self.missing_reason = why
 
     def save_clock(self) -> None:
-        if self.game_id is not None:
+        if self.game_id is not None:  # before the start there is no timer: store that too
             self.c.store.save_clock(self.game_id, self._clock_dict())
-
-    def resume_clock(self) -> None:
-        if self.timer is not None and self.timer.paused:
-            self.timer.resume(self.c.now())
-
-    def _clock_dict(self) -> dict[str, Any] | None:
-        return None if self.timer is None else self.timer.to_dict(self.c.now())
-
-    # -- events -------------------------------------------------------------------------------------
-    def event_from_action(self, action: v.UiAction) -> Any:
-        return word_game_event(action)
-
-    def handle(self, event: Any) -> State:
-        handler = _TRANSITIONS.get((self._state, event.kind))
-        if handler is None:
-            return self._state
-        if event.kind is not EventKind.TICK:
-            self.message = ""
-        self._state = handler(self, event)
-        return self._state
 
     def _commit(self, action: Mapping[str, Any], change: Callable[[], None]) -> None:
         """Run ``change`` (game and timer) and store the result; if storing fails, nothing happened."""
@@ -455,20 +352,6 @@ class OrdskifteFlow:
         buzz(self.c, "times-up")
         return State.END
 
-    def _pause(self, event: Any) -> State:
-        if self.timer is not None and not self.timer.paused:
-            self.timer.pause(self.c.now())
-            self.save_clock()
-        return self._state
-
-    def _resume(self, event: Any) -> State:
-        self.resume_clock()
-        self.save_clock()
-        return self._state
-
-    def _to_new_game(self, event: Any) -> State:
-        return State.NEW_GAME
-
     # -- the view -----------------------------------------------------------------------------------
     def view(self) -> v.View:
         names = list(self.settings.players)
@@ -529,3 +412,4 @@ _TRANSITIONS: dict[tuple[State, Any], _Handler] = {
     (State.END, Action.DISPUTE): OrdskifteFlow._dispute,
     (State.END, EventKind.CHALLENGE): OrdskifteFlow._dispute,
 }
+OrdskifteFlow.transitions = _TRANSITIONS
