@@ -28,3 +28,39 @@ def shared_path(*parts: str) -> Path:
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     return shared_path()
+
+
+def installed_judge(lang: str):
+    """The judge over the installed default word list of ``lang``, or skip saying how to build it."""
+    from device.paths import lexicon_dir
+    from engine.errors import LexiconError
+    from engine.lexicon.judge import open_judge
+
+    try:
+        return open_judge(lang, lexicon_dir())
+    except LexiconError as exc:
+        pytest.skip(f"the {lang} word list is not built ({exc}); run: ordvakt lexicon build {lang}")
+
+
+class FakeTime:
+    """A monotonic clock the test moves by hand (``time.t += 5``)."""
+
+    def __init__(self, start: float = 100.0) -> None:
+        self.t = start
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class RecordingBuzzer:
+    """A buzzer that remembers the patterns it was asked to play."""
+
+    def __init__(self) -> None:
+        self.played: list[str] = []
+
+    def play(self, pattern, *, wait: bool = False) -> None:
+        self.played.append(pattern.value)
+
+    def take(self) -> list[str]:
+        out, self.played = self.played, []
+        return out

@@ -10,12 +10,11 @@ import os
 import queue
 from pathlib import Path
 
-import pytest
-
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
+from conftest import FakeTime, RecordingBuzzer, installed_judge  # noqa: E402
 from device.app import button_to_event  # noqa: E402
 from device.config import GameSettings  # noqa: E402
 from device.flow import Collaborators, EventKind, FlowEvent  # noqa: E402
@@ -32,34 +31,7 @@ SIZE = (800, 480)
 
 
 def en_judge():
-    from device.paths import lexicon_dir
-    from engine.errors import LexiconError
-    from engine.lexicon.judge import open_judge
-
-    try:
-        return open_judge("en", lexicon_dir())
-    except LexiconError as exc:
-        pytest.skip(f"the English word list is not built ({exc}); run: ordvakt lexicon build en")
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-class RecordingBuzzer:
-    def __init__(self) -> None:
-        self.played: list[str] = []
-
-    def play(self, pattern, *, wait: bool = False) -> None:
-        self.played.append(pattern.value)
-
-    def take(self) -> list[str]:
-        out, self.played = self.played, []
-        return out
+    return installed_judge("en")
 
 
 class Table:

@@ -15,6 +15,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
+from conftest import FakeTime, RecordingBuzzer, installed_judge  # noqa: E402
 from device.app import button_to_event  # noqa: E402
 from device.config import GameSettings  # noqa: E402
 from device.flow import Collaborators, EventKind, FlowEvent  # noqa: E402
@@ -31,34 +32,7 @@ SIZE = (800, 480)
 
 
 def nb_judge():
-    from device.paths import lexicon_dir
-    from engine.errors import LexiconError
-    from engine.lexicon.judge import open_judge
-
-    try:
-        return open_judge("nb", lexicon_dir())
-    except LexiconError as exc:
-        pytest.skip(f"the Norwegian word list is not built ({exc}); run: ordvakt lexicon build nb")
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.t = 500.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-class RecordingBuzzer:
-    def __init__(self) -> None:
-        self.played: list[str] = []
-
-    def play(self, pattern, *, wait: bool = False) -> None:
-        self.played.append(pattern.value)
-
-    def take(self) -> list[str]:
-        out, self.played = self.played, []
-        return out
+    return installed_judge("nb")
 
 
 class Table:
@@ -67,7 +41,7 @@ class Table:
     def __init__(self, tmp_path: Path, players: tuple[str, ...], *, judge=None, store: Store | None = None,
                  time: FakeTime | None = None) -> None:
         self.tmp = tmp_path
-        self.time = time or FakeTime()
+        self.time = time or FakeTime(500.0)
         self.buzzer = RecordingBuzzer()
         self.store = store or Store(tmp_path / "games.sqlite")
         self.c = Collaborators(store=self.store, judge=judge, buzzer=self.buzzer, now=self.time)
@@ -289,7 +263,7 @@ def test_without_a_word_list_play_goes_on_and_disputes_reject(tmp_path: Path, mo
 
 
 def test_kill_and_resume_is_exact_with_the_timer_paused(tmp_path: Path) -> None:
-    time = FakeTime()
+    time = FakeTime(500.0)
     t = Table(tmp_path, ("Ann", "Bo", "Kari"), judge=nb_judge(), time=time)
     game_id = t.flow.new_game(t.settings)
     t.press(0)
