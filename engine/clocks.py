@@ -210,7 +210,54 @@ def _int_field(data: dict[str, Any], key: str) -> int:
     return value
 
 
-class TurnTimer(_Clock):
+class _Countdown(_Clock):
+    """A countdown of the same full time for whoever's turn it is (:class:`TurnTimer`, :class:`RoundTimer`)."""
+
+    MIN_PLAYERS = 1
+
+    def __init__(self, seconds: float, *, players: int, warnings: tuple[float, ...] | list[float],
+                 player: int) -> None:
+        super().__init__()
+        self.duration_ms = _check_seconds("seconds", seconds)
+        self.players = _check_players(players, self.MIN_PLAYERS, 4)
+        self.warnings_ms = tuple(w for w in _warning_points(warnings) if w < self.duration_ms)
+        if not isinstance(player, int) or not 0 <= player < self.players:
+            raise ClockError(f"player={player!r}: must be 0..{self.players - 1}")
+        self._player = player
+        self._remaining = self.duration_ms
+
+    @property
+    def player(self) -> int:
+        """Whose turn it is (0-based), as of the last reading."""
+        return self._player
+
+    def remaining_ms(self, now: float) -> int:
+        self._sync(now)
+        return self._remaining
+
+    def _countdown_dict(self, now: float) -> dict[str, Any]:
+        self._sync(now)
+        return {
+            **self._common_dict(),
+            "duration_ms": self.duration_ms,
+            "players": self.players,
+            "warnings_ms": list(self.warnings_ms),
+            "player": self._player,
+            "remaining_ms": self._remaining,
+        }
+
+    @staticmethod
+    def _countdown_args(data: dict[str, Any]) -> dict[str, Any]:
+        """Constructor arguments saved by :meth:`_countdown_dict`."""
+        return {
+            "seconds": _int_field(data, "duration_ms") / 1000,
+            "players": _int_field(data, "players"),
+            "warnings": [w / 1000 for w in data.get("warnings_ms", [])],
+            "player": _int_field(data, "player"),
+        }
+
+
+class TurnTimer(_Countdown):
     """Ordskifte turn timer (RULES §2): a countdown per turn; a word made restarts it and the player
     keeps the turn; when it runs out the turn passes to the next player.
 
@@ -230,30 +277,14 @@ class TurnTimer(_Clock):
         auto_start: bool = False,
         player: int = 0,
     ) -> None:
-        super().__init__()
-        self.duration_ms = _check_seconds("seconds", seconds)
-        self.players = _check_players(players, 1, 4)
-        self.warnings_ms = tuple(w for w in _warning_points(warnings) if w < self.duration_ms)
+        super().__init__(seconds, players=players, warnings=warnings, player=player)
         self.auto_start = bool(auto_start)
-        if not isinstance(player, int) or not 0 <= player < self.players:
-            raise ClockError(f"player={player!r}: must be 0..{self.players - 1}")
-        self._player = player
         self._running = False
-        self._remaining = self.duration_ms
         self.turns_started = 0
-
-    @property
-    def player(self) -> int:
-        """Whose turn it is (0-based), as of the last reading."""
-        return self._player
 
     def state(self, now: float) -> ClockState:
         self._sync(now)
         return self._state(ClockState.RUNNING if self._running else ClockState.IDLE)
-
-    def remaining_ms(self, now: float) -> int:
-        self._sync(now)
-        return self._remaining
 
     def _advance(self, ms: int) -> None:
         assert self._last_ms is not None
@@ -305,16 +336,10 @@ class TurnTimer(_Clock):
             self._running = False
 
     def to_dict(self, now: float) -> dict[str, Any]:
-        self._sync(now)
         return {
-            **self._common_dict(),
-            "duration_ms": self.duration_ms,
-            "players": self.players,
-            "warnings_ms": list(self.warnings_ms),
+            **self._countdown_dict(now),
             "auto_start": self.auto_start,
-            "player": self._player,
             "running": self._running,
-            "remaining_ms": self._remaining,
             "turns_started": self.turns_started,
         }
 
@@ -322,13 +347,7 @@ class TurnTimer(_Clock):
     def from_dict(cls, data: dict[str, Any]) -> TurnTimer:
         """Restore a saved timer, paused: call ``resume(now)`` to continue."""
         data = cls._check_dict(data)
-        timer = cls(
-            _int_field(data, "duration_ms") / 1000,
-            players=_int_field(data, "players"),
-            warnings=[w / 1000 for w in data.get("warnings_ms", [])],
-            auto_start=bool(data.get("auto_start", False)),
-            player=_int_field(data, "player"),
-        )
+        timer = cls(**cls._countdown_args(data), auto_start=bool(data.get("auto_start", False)))
         timer._running = bool(data.get("running"))
         timer._remaining = _int_field(data, "remaining_ms")
         if not 0 < timer._remaining <= timer.duration_ms:
@@ -542,11 +561,12 @@ class ChessClock(_Clock):
         return clock
 
 
-class RoundTimer(_Clock):
+class RoundTimer(_Countdown):
     """Keywords round timer (RULES §3), the 30-second hourglass: each :meth:`press` flips it to
     the other player with the full time; when it runs out it stops (``EXPIRED``) until flipped."""
 
     KIND = "round"
+    MIN_PLAYERS = 2
 
     def __init__(
         self,
@@ -556,28 +576,13 @@ class RoundTimer(_Clock):
         warnings: tuple[float, ...] | list[float] = (5, 4, 3, 2, 1),
         player: int = 0,
     ) -> None:
-        super().__init__()
-        self.duration_ms = _check_seconds("seconds", seconds)
-        self.players = _check_players(players, 2, 4)
-        self.warnings_ms = tuple(w for w in _warning_points(warnings) if w < self.duration_ms)
-        if not isinstance(player, int) or not 0 <= player < self.players:
-            raise ClockError(f"player={player!r}: must be 0..{self.players - 1}")
-        self._player = player
+        super().__init__(seconds, players=players, warnings=warnings, player=player)
         self._status = ClockState.IDLE
-        self._remaining = self.duration_ms
         self.flips = 0
-
-    @property
-    def player(self) -> int:
-        return self._player
 
     def state(self, now: float) -> ClockState:
         self._sync(now)
         return self._state(self._status)
-
-    def remaining_ms(self, now: float) -> int:
-        self._sync(now)
-        return self._remaining
 
     def _advance(self, ms: int) -> None:
         if self._status is not ClockState.RUNNING:
@@ -604,28 +609,13 @@ class RoundTimer(_Clock):
         self._remaining = self.duration_ms
 
     def to_dict(self, now: float) -> dict[str, Any]:
-        self._sync(now)
-        return {
-            **self._common_dict(),
-            "duration_ms": self.duration_ms,
-            "players": self.players,
-            "warnings_ms": list(self.warnings_ms),
-            "player": self._player,
-            "status": self._status.value,
-            "remaining_ms": self._remaining,
-            "flips": self.flips,
-        }
+        return {**self._countdown_dict(now), "status": self._status.value, "flips": self.flips}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoundTimer:
         """Restore a saved timer, paused: call ``resume(now)`` to continue."""
         data = cls._check_dict(data)
-        timer = cls(
-            _int_field(data, "duration_ms") / 1000,
-            players=_int_field(data, "players"),
-            warnings=[w / 1000 for w in data.get("warnings_ms", [])],
-            player=_int_field(data, "player"),
-        )
+        timer = cls(**cls._countdown_args(data))
         try:
             status = ClockState(data.get("status"))
         except ValueError:
