@@ -59,7 +59,7 @@ from engine.moves import (
     Withdraw,
 )
 from engine.rules import ChallengeRule, RackAccounting
-from engine.squares import Square
+from engine.squares import Direction, Square
 
 
 class State(enum.Enum):
@@ -192,13 +192,21 @@ class Pending:
     withdraw: bool = False
     """Confirming first withdraws the last placement (the camera saw its tiles taken back)."""
     removed: tuple[Square, ...] = ()
+    stop_tiles: tuple[PlacedTile, ...] = ()
+    """Alfapet: a stop tile put down with the word (typed as ``#`` before the position)."""
+    arrows: frozenset[Square] = frozenset()
+    """Alfapet: squares whose letter lies on an arrow tile (the word bends there)."""
+    direction: Direction | None = None
+    """The direction the move was typed in (needed for bent and stop-tile words)."""
 
     def blanks_needed(self) -> tuple[Square, ...]:
         return tuple(sq for sq, t in sorted(self.tiles.items()) if t.blank and t.letter == "?")
 
     def placement(self, game: Game) -> Placement:
-        tiles = [PlacedTile(sq, t.letter.upper(), blank=t.blank) for sq, t in sorted(self.tiles.items())]
-        return Placement.from_tiles(tiles, game.board)
+        tiles = [PlacedTile(sq, t.letter.upper(), blank=t.blank, arrow=sq in self.arrows)
+                 for sq, t in sorted(self.tiles.items())]
+        special = bool(self.stop_tiles or self.arrows)
+        return Placement.from_tiles([*self.stop_tiles, *tiles], game.board, self.direction if special else None)
 
 
 @dataclass
@@ -534,7 +542,10 @@ class Flow:
             return State.MANUAL_ENTRY
         tiles = {t.square: ReadTile(t.square, t.letter, t.blank) for t in placement.letter_tiles}
         photo = self.s.pending.photo if self.s.pending else None
-        self.s.pending = Pending(player, tiles, "manual", self.c.now(), photo=photo)
+        self.s.pending = Pending(player, tiles, "manual", self.c.now(), photo=photo,
+                                 stop_tiles=tuple(t for t in placement.tiles if t.is_stop),
+                                 arrows=frozenset(t.square for t in placement.letter_tiles if t.arrow),
+                                 direction=placement.direction)
         self._check_pending()
         return State.CONFIRM
 

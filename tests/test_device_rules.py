@@ -190,3 +190,30 @@ def test_withdrawal_seen_on_the_demo_photos_through_vision(tmp_path: Path) -> No
     assert flow.state is State.PLAYING and isinstance(flow.game.events[-1].move, Withdraw)
     assert flow.game.scores == [REF.events[0].score, 0] and flow.game.to_move == 0  # still Timon's turn
     assert flow.view().screen is v.Screen.SCOREBOARD
+
+
+def test_alfapet_stop_tile_and_bent_words_typed_on_the_device_keep_their_special_tiles(tmp_path: Path) -> None:
+    """Manual entry of Alfapet's special moves: the stop tile and the arrow reach the game record, are
+    scored by the rules, and survive a restart."""
+    from engine.scoring import score_placement
+    from engine.tiles import TileKind
+
+    store = Store(tmp_path / "games.sqlite")
+    flow = Flow(Collaborators(store=store, now=lambda: 0.0), auto_accept_s=0)
+    settings = GameSettings(game="alfapet", language="sv", players=("Åsa", "Björn"), rack_size=6, clock="none")
+    game_id = flow.new_game(settings)
+    expected = []
+    for text in ("9G OST", "#9J TAK", "L8 B^OR"):
+        board_before = flow.game.board.copy()
+        move = Placement.from_notation(text, board_before)
+        expected.append(score_placement(board_before, move, flow.game.rules).score)
+        flow.handle(FlowEvent(EventKind.MANUAL_ENTRY))
+        flow.handle(FlowEvent(EventKind.MANUAL_MOVE, text=text))
+        assert flow.handle(FlowEvent(EventKind.CONFIRM)) is State.PLAYING, flow.view().message
+    events = flow.game.events
+    assert [e.score for e in events] == expected
+    assert any(t.kind is TileKind.STOP for t in events[1].move.tiles)
+    assert events[2].move.bend is not None and events[2].move.bend.square == Square(7, 11)
+    again = Flow(Collaborators(store=Store(tmp_path / "games.sqlite"), now=lambda: 0.0), auto_accept_s=0)
+    again.resume(game_id)
+    assert again.game.board == flow.game.board and again.game.scores == flow.game.scores
