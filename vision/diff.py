@@ -25,9 +25,8 @@ from engine.validation import ProblemCode, validate
 from vision.classifier import UNSURE_MARGIN
 from vision.reader import BoardReading, ReadingStatus, TileReading
 
+#: Problems a player fixes by correcting a letter; the squares still make a legal move.
 _LETTER_PROBLEMS = ProblemCode.TOO_MANY_COPIES | ProblemCode.UNKNOWN_LETTER | ProblemCode.NOT_ON_RACK
-
-#: Below this margin over the runner-up a letter goes to the player with its candidates.
 
 
 class ProposalKind(enum.Enum):
@@ -188,3 +187,55 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
         kind = ProposalKind.CONFLICT
     return Proposal(kind, problems, codes, tuple(messages), placement, score, words, tuple(new), removed,
                     blanks, candidates)
+
+
+def split_two(combined: Placement, board: Board, rules: Rules) -> list[tuple[Placement, Placement]]:
+    """Two consecutive moves seen at once (the photo between them was covered): every way to split the
+    new tiles into two legal placements, each in one line, the first played on ``board``. Two moves that
+    do not touch split both ways round; the photo cannot tell which came first."""
+    tiles = list(combined.letter_tiles)
+    if len(tiles) < 2:
+        return []
+
+    def on(line: tuple[str, int], t: PlacedTile) -> bool:
+        return (t.square.row if line[0] == "row" else t.square.col) == line[1]
+
+    lines = {("row", t.square.row) for t in tiles} | {("col", t.square.col) for t in tiles}
+    found: dict[frozenset, tuple[Placement, Placement]] = {}
+    for line_a in lines:
+        for line_b in lines - {line_a}:
+            if not all(on(line_a, t) or on(line_b, t) for t in tiles):
+                continue
+            shared = [t for t in tiles if on(line_a, t) and on(line_b, t)]  # the crossing: either move's
+            for shared_to_first in ((True, False) if shared else (True,)):
+                first = [t for t in tiles if on(line_a, t) and (shared_to_first or not on(line_b, t))]
+                second = [t for t in tiles if t not in first]
+                key = frozenset(t.square for t in first)
+                if not first or not second or key in found:
+                    continue
+                pair = _legal_pair(first, second, board, rules)
+                if pair is not None:
+                    found[key] = pair
+    return list(found.values())
+
+
+def _legal_pair(first: list[PlacedTile], second: list[PlacedTile], board: Board,
+                rules: Rules) -> tuple[Placement, Placement] | None:
+    try:
+        a = Placement.from_tiles(first, board)
+        if _illegal(board, a, rules):
+            return None
+        after = board.copy()
+        for t in a.tiles:
+            after[t.square] = t.cell
+        b = Placement.from_tiles(second, after)
+        return None if _illegal(after, b, rules) else (a, b)
+    except EngineError:
+        return None
+
+
+def _illegal(board: Board, placement: Placement, rules: Rules) -> bool:
+    codes = ProblemCode.NONE
+    for problem in validate(board, placement, rules):
+        codes |= problem.code
+    return codes & ~_LETTER_PROBLEMS != ProblemCode.NONE

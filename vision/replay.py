@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.game import Game
@@ -21,7 +21,7 @@ from engine.gcg import GcgRecord, parse_gcg
 from engine.gcg import replay as replay_record
 from engine.moves import Exchange, PlacedTile, Placement, RackPoints, TimePenalty, Withdraw
 from engine.rules import Rules
-from vision.diff import DiffProblem, Proposal, ProposalKind, propose
+from vision.diff import DiffProblem, Proposal, ProposalKind, propose, split_two
 from vision.errors import VisionError
 from vision.reader import BoardReader, BoardReading, load_frame
 
@@ -118,6 +118,7 @@ def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: t
             result.orientation = "lettered-rows" if declared else "standard"
     last_owner: int | None = None
     last_placement: Placement | None = None
+    missed: tuple[Turn, int | None] | None = None  # a covered photo whose move the next photo may show
     for photo in folder_photos:
         frame = load_frame(photo)
         t0 = time.perf_counter()
@@ -130,8 +131,27 @@ def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: t
         if record is not None and not truth and proposal.placement is not None and number is not None:
             truth, result.orientation = _orientation_from_photo(truths, number, proposal.placement)
         expected_event = truth.get(number) if number is not None else None
+        if proposal.kind is ProposalKind.CONFLICT and missed is not None and proposal.placement is not None:
+            # The photo before was covered: this one shows its move and the next. Read both from it.
+            missed_turn, missed_number = missed
+            lost = truth.get(missed_number) if missed_number is not None else None
+            parts = _pick_split(split_two(proposal.placement, before, rules), lost)
+            if parts is not None:
+                event = game.play(parts[0], player=game.to_move, check=False)
+                missed_turn.text = f"covered; read from {photo.name}: {parts[0].notation(before)} {event.score:+d}"
+                if lost is not None:
+                    missed_turn.expected, missed_turn.match = _compare(lost, replace(proposal, placement=parts[0]),
+                                                                       game)
+                last_placement, last_owner = parts[0], event.player
+                before = game.board.copy()
+                proposal = propose(reading, before, rules, last_placement=last_placement, reader=reader, frame=frame)
+                text = proposal.kind.value
+        missed = None
         if proposal.kind in (ProposalKind.COVERED, ProposalKind.NO_BOARD, ProposalKind.CONFLICT):
-            result.turns.append(Turn(photo, proposal, text, seconds, reading=reading))
+            turn = Turn(photo, proposal, text, seconds, reading=reading)
+            result.turns.append(turn)
+            if proposal.kind is not ProposalKind.CONFLICT:
+                missed = (turn, number)
             continue
         if proposal.removed and last_placement is not None and last_owner is not None \
                 and not proposal.problems & DiffProblem.NOT_A_WITHDRAWAL:
@@ -170,6 +190,19 @@ def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: t
             added = game.play(event.move, player=player, check=False)
             result.record_tail.append(f"{players[player]}: {added.score:+d} ({type(event.move).__name__})")
     return result
+
+
+def _pick_split(splits: list[tuple[Placement, Placement]], lost: tuple | None) -> tuple[Placement, Placement] | None:
+    """The split of two moves seen at once: the only one, or (with a record) the one whose first move
+    lies where the record puts the covered turn's move: the photo fixes the tiles, the record only
+    the order."""
+    if len(splits) == 1:
+        return splits[0]
+    if lost is None or not isinstance(lost[0].move, Placement):
+        return None
+    squares = {t.square for t in lost[0].move.letter_tiles}
+    matching = [s for s in splits if {t.square for t in s[0].letter_tiles} == squares]
+    return matching[0] if len(matching) == 1 else None
 
 
 def _orientation_from_photo(truths: dict[bool, dict[int, tuple]], number: int,
