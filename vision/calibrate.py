@@ -28,10 +28,30 @@ def _surface_candidates(frame: np.ndarray, k: int = 6) -> list[tuple[int, int, i
     small = cv2.resize(frame, (120, max(1, int(120 * frame.shape[0] / frame.shape[1]))), interpolation=cv2.INTER_AREA)
     px = small.reshape(-1, 3).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(0)  # the same photo must give the same profile, whatever ran before
     _, labels, centres = cv2.kmeans(px, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
     counts = np.bincount(labels.ravel(), minlength=k)
     order = np.argsort(-counts)
     return [tuple(int(v) for v in centres[i]) for i in order]  # type: ignore[misc]
+
+
+def _layout_fit(frame: np.ndarray, geom: locate.Geometry, codes: np.ndarray) -> float:
+    """How well the cells under ``geom`` follow the premium layout: between-kind over within-kind colour
+    variance (0 when the layout has a single kind, so the line contrast decides)."""
+    labels = codes.ravel()
+    kinds = set(labels.tolist())
+    if len(kinds) < 2:
+        return 0.0
+    warped = geom.warp(frame, 16)
+    lab = cell_colours(cv2.cvtColor(warped, cv2.COLOR_BGR2LAB), geom.grid, 16).reshape(-1, 3).astype(np.float64)
+    overall = lab.mean(axis=0)
+    within = between = 0.0
+    for kind in kinds:
+        cells = lab[labels == kind]
+        centre = cells.mean(axis=0)
+        within += float(((cells - centre) ** 2).sum())
+        between += len(cells) * float(((centre - overall) ** 2).sum())
+    return between / max(within, 1e-6)
 
 
 def _bgr_to_lab(c: np.ndarray) -> np.ndarray:
@@ -46,7 +66,8 @@ def calibrate(
     norm = colour.normalise(frame)
     if premium_codes is None:
         premium_codes = [["."] * grid for _ in range(grid)]
-    best: tuple[float, BoardProfile, locate.Geometry, np.ndarray] | None = None
+    codes = np.array(premium_codes)
+    best: tuple[tuple[float, float], BoardProfile, locate.Geometry, np.ndarray] | None = None
     for surface in _surface_candidates(norm)[:3]:
         probe = BoardProfile(name=name, grid=grid, layout=layout_name, surface=surface, squares={".": surface},
                              tile=DEFAULT_TILE)
@@ -57,9 +78,14 @@ def calibrate(
         for inset in np.arange(0.0, 0.081, 0.01):
             guess = locate._inset(area, (inset,) * 4)
             geom = locate.refine_on_lines(norm, guess, grid)
-            if best is None or geom.line_score > best[0]:
-                best = (geom.line_score, probe, geom, area)
-    if best is None or best[0] <= 0:
+            if geom.line_score <= 0:
+                continue
+            # A grid one cell off still shows strong lines; only the right one makes the printed layout
+            # consistent (every square of a premium kind alike, different kinds apart).
+            score = (_layout_fit(norm, geom, codes), geom.line_score)
+            if best is None or score > best[0]:
+                best = (score, probe, geom, area)
+    if best is None:
         raise BoardNotFound("no board with a visible grid found in the calibration photo; photograph the whole board")
     _, probe, geom, area = best
     unit = cv2.getPerspectiveTransform(area.astype(np.float32), np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]))
@@ -73,7 +99,6 @@ def calibrate(
     lab = cell_colours(cv2.cvtColor(warped, cv2.COLOR_BGR2LAB), grid, CELL_PX)
     chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     tile_like = (chroma < 15) & (lab[..., 0] > np.median(lab[..., 0]))
-    codes = np.array(premium_codes)
     squares: dict[str, tuple[int, int, int]] = {}
     covered: list[str] = []
     for code in sorted(set(codes.ravel())):
