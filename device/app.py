@@ -145,7 +145,11 @@ class App:
             try:
                 from device.reading import VisionReader
 
-                c.reader = VisionReader(self.board_profile(settings), settings.rules().tileset)
+                tileset = settings.rules().tileset
+                learned = self.data_dir / "learned" / f"{tileset.name}.npz" if self.data_dir else None
+                c.reader = VisionReader(self.board_profile(settings), tileset, learned=learned)
+                if c.reader.problem:
+                    self._notice(v.Notice("warn.camera_lost", v.Severity.WARNING, c.reader.problem))
             except Exception as exc:  # vision is optional: manual entry still works
                 self._notice(v.Notice("warn.camera_lost", v.Severity.WARNING, f"vision: {exc}"))
 

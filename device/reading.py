@@ -7,7 +7,9 @@ imported only when a camera is in use.
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 from device.flow import Reading, ReadKind, ReadTile
@@ -18,13 +20,24 @@ from engine.moves import Placement
 class VisionReader:
     """Reads a frame against the game's board; ``confident`` when nothing needs the player."""
 
-    def __init__(self, profile: str, tileset) -> None:
+    def __init__(self, profile: str, tileset, *, learned: Path | None = None) -> None:
+        """``learned``: where the players' own tiles are kept between games (loaded now, saved after
+        every confirmed move); None keeps them for this session only."""
         from vision.profile import load_profile
         from vision.reader import BoardReader
         from vision.stability import StillFrameGate
 
         self.reader = BoardReader(load_profile(profile), tileset)
         self.gate = StillFrameGate(self.reader.profile, locator=self.reader.locator)
+        self.learned = learned
+        self.problem = ""
+        if learned is not None and learned.is_file():
+            from vision.errors import VisionError
+
+            try:
+                self.reader.classifier.load_learned(learned)
+            except VisionError as exc:  # a damaged file costs the learning, never the game
+                self.problem = f"learned tiles not loaded: {exc}"
 
     def still_frame(self, camera: Any, timeout_s: float = 2.0, *, clock=time.monotonic) -> Any | None:
         """A frame of a still board: frames are taken until the gate sees the board unchanged over
@@ -79,3 +92,12 @@ class VisionReader:
         read = [t for t in proposal.new_tiles if not t.is_blank and t.square in letters]
         if read:
             self.reader.learn(read, [letters[t.square] for t in read])
+            self._save_learned()
+
+    def _save_learned(self) -> None:
+        if self.learned is None:
+            return
+        self.learned.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.learned.with_name(self.learned.name + ".tmp.npz")
+        self.reader.classifier.save_learned(tmp)
+        os.replace(tmp, self.learned)  # a pulled plug leaves the old file or the new one, never half

@@ -29,6 +29,7 @@ from device.flow import (  # noqa: E402
 )
 from device.store import Store  # noqa: E402
 from device.ui import view as v  # noqa: E402
+from engine.game import Game  # noqa: E402
 from engine.moves import Exchange, Pass, Placement, RackPoints, Withdraw  # noqa: E402
 from hardware.buttons import MockButtons  # noqa: E402
 from hardware.camera import ReplayCamera  # noqa: E402
@@ -431,3 +432,26 @@ def test_a_hand_moving_over_the_board_never_becomes_a_move(tmp_path: Path) -> No
     assert flow.state is State.CONFIRM
     flow.handle(FlowEvent(EventKind.CONFIRM))
     assert flow.game.events[0].words == REF.events[0].words
+
+
+def test_the_players_own_tiles_are_remembered_across_restarts(tmp_path: Path) -> None:
+    """Letters confirmed in one game teach the reader; a new reader (the next game, after a restart)
+    starts from them; a damaged file costs only the learning."""
+    from device.reading import VisionReader
+    from vision.reader import load_frame
+
+    rules = SETTINGS.rules()
+    learned = tmp_path / "learned" / f"{rules.tileset.name}.npz"
+    reader = VisionReader("scrabscrap", rules.tileset, learned=learned)
+    flow = make_flow(tmp_path, reader=reader, camera=ReplayCamera(DEMO_DIR))
+    flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, 0))
+    flow.handle(FlowEvent(EventKind.CONFIRM))
+    assert flow.game.events and learned.is_file()
+    taught = reader.reader.classifier.learned_count
+    assert taught == len(flow.game.events[0].move.letter_tiles)
+    again = VisionReader("scrabscrap", rules.tileset, learned=learned)
+    assert again.reader.classifier.learned_count == taught and not again.problem
+    learned.write_bytes(b"not a numpy file")
+    damaged = VisionReader("scrabscrap", rules.tileset, learned=learned)
+    assert "learned tiles not loaded" in damaged.problem and damaged.reader.classifier.learned_count == 0
+    assert damaged.read(load_frame(DEMO_DIR / "image-1.jpg"), Game(rules, ["a", "b"])).tiles  # still reads
