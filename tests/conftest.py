@@ -64,3 +64,89 @@ class RecordingBuzzer:
     def take(self) -> list[str]:
         out, self.played = self.played, []
         return out
+
+
+class FlowTable:
+    """The device around a word-game flow, headless: MockButtons, the 800×480 touchscreen (real renderer
+    and input adapter), a recording buzzer, a fake clock and a numbered screenshot per :meth:`shot`."""
+
+    SIZE = (800, 480)
+
+    def __init__(self, tmp_path: Path, flow_class, language: str, *, judge=None, store=None,
+                 time: FakeTime | None = None) -> None:
+        import queue
+
+        from device.flow import Collaborators
+        from device.store import Store
+        from device.ui.input import InputAdapter
+        from device.ui.renderer import Renderer
+        from hardware.buttons import MockButtons
+
+        self.tmp = tmp_path
+        self.time = time or FakeTime()
+        self.buzzer = RecordingBuzzer()
+        self.store = store or Store(tmp_path / "games.sqlite")
+        self.c = Collaborators(store=self.store, judge=judge, buzzer=self.buzzer, now=self.time)
+        self.flow = flow_class(self.c, auto_accept_s=0, language=language)
+        self.renderer = Renderer(self.SIZE)
+        self.touch = InputAdapter(self.renderer)
+        self.events: queue.Queue = queue.Queue()
+        self.buttons = MockButtons(events=self.events, clock=self.time)
+        self.shots = 0
+
+    def press_role(self, role) -> None:
+        from device.app import button_to_event
+
+        self.buttons.press(role)
+        while not self.events.empty():
+            event = button_to_event(self.events.get())
+            if event is not None:
+                self.flow.handle(event)
+
+    def tick(self, seconds: float) -> None:
+        from device.flow import EventKind, FlowEvent
+
+        self.time.t += seconds
+        self.flow.handle(FlowEvent(EventKind.TICK))
+
+    def tap_target(self, match) -> None:
+        """Tap (finger down, finger up) the centre of the first touch target ``match(action)`` accepts."""
+        import pygame
+
+        from device.ui import view as v
+
+        view = self.flow.view()
+        self.renderer.render(view)
+        for rect, target in self.renderer.hot:
+            if isinstance(target, v.UiAction) and match(target):
+                w, h = self.SIZE
+                for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+                    event = pygame.event.Event(kind, x=rect.centerx / w, y=rect.centery / h, touch_id=0, finger_id=0)
+                    for action in self.touch.handle(event, view):
+                        flow_event = self.flow.event_from_action(action)
+                        if flow_event is not None:
+                            self.flow.handle(flow_event)
+                return
+        raise AssertionError(f"no touch target for {match} on {view.screen}")
+
+    def shot(self, name: str) -> Path:
+        import pygame
+
+        self.shots += 1
+        path = self.tmp / f"{self.shots:03d}-{name}.png"
+        pygame.image.save(self.renderer.render(self.flow.view()), str(path))
+        return path
+
+    def labels(self, sep: str = " ") -> str:
+        self.renderer.render(self.flow.view())
+        return sep.join(label.text for label in self.renderer.labels)
+
+
+def demo_game_settings():
+    """The shipped demo game (ScrabScrap game02): its replayed record and the settings it is played with."""
+    from device.config import GameSettings
+    from device.demo import demo_record
+
+    ref = demo_record()[1].game
+    return ref, GameSettings(language="de", players=tuple(ref.players), tileset="scrabble-de", lettered_rows=True,
+                             board_profile="scrabscrap", clock="chess", minutes=25, challenge_rule="double")

@@ -14,9 +14,10 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
+from conftest import FakeTime, demo_game_settings  # noqa: E402
 from device.app import App, load_renderer  # noqa: E402
 from device.config import GameSettings  # noqa: E402
-from device.demo import DEMO_DIR, demo_record  # noqa: E402
+from device.demo import DEMO_DIR  # noqa: E402
 from device.flow import (  # noqa: E402
     Collaborators,
     EventKind,
@@ -36,17 +37,7 @@ from hardware.camera import ReplayCamera  # noqa: E402
 from hardware.errors import CaptureError  # noqa: E402
 from hardware.events import ButtonRole  # noqa: E402
 
-REF = demo_record()[1].game
-SETTINGS = GameSettings(language="de", players=tuple(REF.players), tileset="scrabble-de", lettered_rows=True,
-                        board_profile="scrabscrap", clock="chess", minutes=25, challenge_rule="double")
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
+REF, SETTINGS = demo_game_settings()
 
 
 class ScriptedReader:
@@ -96,7 +87,7 @@ class FakeJudge:
 def make_flow(tmp_path: Path, *, reader=None, camera=None, judge=None, clock=None, auto=3.0,
               settings: GameSettings = SETTINGS) -> Flow:
     store = Store(tmp_path / "games.sqlite")
-    c = Collaborators(store=store, camera=camera, reader=reader, judge=judge, now=clock or FakeTime(),
+    c = Collaborators(store=store, camera=camera, reader=reader, judge=judge, now=clock or FakeTime(1000.0),
                       export_dir=tmp_path / "exports")
     flow = Flow(c, auto_accept_s=auto)
     flow.new_game(settings)
@@ -218,7 +209,7 @@ def test_whole_game_through_buttons_touches_and_the_replay_camera(tmp_path: Path
 # -- flow rules with a scripted reader ------------------------------------------------------------------------
 
 def test_confident_reading_auto_accepts_and_an_unsure_one_waits(tmp_path: Path) -> None:
-    clock = FakeTime()
+    clock = FakeTime(1000.0)
     camera = IndexCamera()
     flow = make_flow(tmp_path, reader=ScriptedReader(confident=True), camera=camera, clock=clock, auto=2.0)
     flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, 0))
@@ -310,7 +301,7 @@ def test_failed_challenge_applies_the_rule(tmp_path: Path, rule: str, bonus: int
 
 
 def test_undo_exchange_and_resume_exactly(tmp_path: Path) -> None:
-    clock = FakeTime()
+    clock = FakeTime(1000.0)
     camera = IndexCamera()
     flow = make_flow(tmp_path, reader=ScriptedReader(), camera=camera, clock=clock)
     for seq in range(14):

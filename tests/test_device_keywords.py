@@ -7,24 +7,16 @@ rounds, refusals with their reason, and kill-and-resume."""
 from __future__ import annotations
 
 import os
-import queue
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import pygame  # noqa: E402
 
-from conftest import FakeTime, RecordingBuzzer, installed_judge  # noqa: E402
-from device.app import button_to_event  # noqa: E402
+from conftest import FakeTime, FlowTable, installed_judge  # noqa: E402
 from device.config import GameSettings  # noqa: E402
-from device.flow import Collaborators, EventKind, FlowEvent  # noqa: E402
 from device.keywords_flow import KeywordsFlow, State  # noqa: E402
-from device.store import Store  # noqa: E402
 from device.ui import view as v  # noqa: E402
-from device.ui.input import InputAdapter  # noqa: E402
-from device.ui.renderer import Renderer  # noqa: E402
 from engine.keywords import score_round  # noqa: E402
-from hardware.buttons import MockButtons  # noqa: E402
 from hardware.events import ButtonRole  # noqa: E402
 
 SIZE = (800, 480)
@@ -34,46 +26,13 @@ def en_judge():
     return installed_judge("en")
 
 
-class Table:
+class Table(FlowTable):
     def __init__(self, tmp_path: Path, *, judge=None, time: FakeTime | None = None) -> None:
-        self.tmp = tmp_path
-        self.time = time or FakeTime()
-        self.buzzer = RecordingBuzzer()
-        self.store = Store(tmp_path / "games.sqlite")
-        self.c = Collaborators(store=self.store, judge=judge, buzzer=self.buzzer, now=self.time)
-        self.flow = KeywordsFlow(self.c, auto_accept_s=0, language="en")
+        super().__init__(tmp_path, KeywordsFlow, "en", judge=judge, time=time)
         self.settings = GameSettings(game="keywords", language="en", players=("Ann", "Bo"), clock="round")
-        self.renderer = Renderer(SIZE)
-        self.touch = InputAdapter(self.renderer)
-        self.events: queue.Queue = queue.Queue()
-        self.buttons = MockButtons(events=self.events, clock=self.time)
-        self.shots = 0
 
     def press(self, role: ButtonRole) -> None:
-        self.buttons.press(role)
-        while not self.events.empty():
-            event = button_to_event(self.events.get())
-            if event is not None:
-                self.flow.handle(event)
-
-    def tick(self, seconds: float) -> None:
-        self.time.t += seconds
-        self.flow.handle(FlowEvent(EventKind.TICK))
-
-    def tap_target(self, match) -> None:
-        view = self.flow.view()
-        self.renderer.render(view)
-        for rect, target in self.renderer.hot:
-            if isinstance(target, v.UiAction) and match(target):
-                w, h = SIZE
-                for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
-                    event = pygame.event.Event(kind, x=rect.centerx / w, y=rect.centery / h, touch_id=0, finger_id=0)
-                    for action in self.touch.handle(event, view):
-                        flow_event = self.flow.event_from_action(action)
-                        if flow_event is not None:
-                            self.flow.handle(flow_event)
-                return
-        raise AssertionError(f"no touch target for {match} on {view.screen}")
+        self.press_role(role)
 
     def enter_words(self, player: int, words: str, unused: int = 0) -> None:
         """The player's tab, the words on the keyboard (``?`` = FUNKEY), the unused keys, SUBMIT."""
@@ -93,16 +52,6 @@ class Table:
                 self.tap_target(lambda a: a.kind is v.ActionKind.KEY and a.text == "?")
             self.tap_target(lambda a, ch=ch: a.kind is v.ActionKind.KEY and a.text == ch.upper())
         self.tap_target(lambda a: a.kind is v.ActionKind.ENTER)
-
-    def shot(self, name: str) -> Path:
-        self.shots += 1
-        path = self.tmp / f"{self.shots:03d}-{name}.png"
-        pygame.image.save(self.renderer.render(self.flow.view()), str(path))
-        return path
-
-    def labels(self) -> str:
-        self.renderer.render(self.flow.view())
-        return " ".join(label.text for label in self.renderer.labels)
 
     def pad(self) -> list[tuple[tuple[int, ...], int]]:
         kw = self.flow.view().keywords

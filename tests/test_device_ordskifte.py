@@ -6,26 +6,20 @@ time driving the turn timer, the Norwegian word list judging, disputes, and kill
 from __future__ import annotations
 
 import os
-import queue
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import pygame  # noqa: E402
 
-from conftest import FakeTime, RecordingBuzzer, installed_judge  # noqa: E402
-from device.app import button_to_event  # noqa: E402
+from conftest import FakeTime, FlowTable, installed_judge  # noqa: E402
 from device.config import GameSettings  # noqa: E402
-from device.flow import Collaborators, EventKind, FlowEvent  # noqa: E402
+from device.flow import EventKind, FlowEvent  # noqa: E402
 from device.ordskifte_flow import OrdskifteFlow, State  # noqa: E402
 from device.store import Store, StoreError  # noqa: E402
 from device.ui import view as v  # noqa: E402
-from device.ui.input import InputAdapter  # noqa: E402
-from device.ui.renderer import Renderer  # noqa: E402
 from engine.ordskifte import EventKind as GameEventKind  # noqa: E402
-from hardware.buttons import MockButtons  # noqa: E402
 from hardware.events import ButtonRole  # noqa: E402
 
 SIZE = (800, 480)
@@ -35,55 +29,16 @@ def nb_judge():
     return installed_judge("nb")
 
 
-class Table:
-    """The device around a flow: buttons, the touchscreen, the buzzer and a screenshot per step."""
+class Table(FlowTable):
+    """The device around the Ordskifte flow (see :class:`conftest.FlowTable`)."""
 
     def __init__(self, tmp_path: Path, players: tuple[str, ...], *, judge=None, store: Store | None = None,
                  time: FakeTime | None = None) -> None:
-        self.tmp = tmp_path
-        self.time = time or FakeTime(500.0)
-        self.buzzer = RecordingBuzzer()
-        self.store = store or Store(tmp_path / "games.sqlite")
-        self.c = Collaborators(store=self.store, judge=judge, buzzer=self.buzzer, now=self.time)
-        self.flow = OrdskifteFlow(self.c, auto_accept_s=0, language="nb")
+        super().__init__(tmp_path, OrdskifteFlow, "nb", judge=judge, store=store, time=time or FakeTime(500.0))
         self.settings = GameSettings(game="ordskifte", language="nb", players=players, clock="turn", minutes=1)
-        self.renderer = Renderer(SIZE)
-        self.touch = InputAdapter(self.renderer)
-        self.events: queue.Queue = queue.Queue()
-        self.buttons = MockButtons(events=self.events, clock=self.time)
-        self.shots = 0
 
-    # -- inputs ---------------------------------------------------------------------------------
     def press(self, player: int) -> None:
-        self.buttons.press(ButtonRole.for_player(player))
-        while not self.events.empty():
-            event = button_to_event(self.events.get())
-            if event is not None:
-                self.flow.handle(event)
-
-    def tick(self, seconds: float) -> None:
-        self.time.t += seconds
-        self.flow.handle(FlowEvent(EventKind.TICK))
-
-    def tap_target(self, match) -> None:
-        """Tap the centre of the first touch target ``match(action)`` accepts, on the current view."""
-        view = self.flow.view()
-        self.renderer.render(view)
-        for rect, target in self.renderer.hot:
-            action = target if isinstance(target, v.UiAction) else None
-            if action is not None and match(action):
-                self._tap(view, rect.center)
-                return
-        raise AssertionError(f"no touch target for {match} on {view.screen}")
-
-    def _tap(self, view: v.View, pos: tuple[int, int]) -> None:
-        w, h = SIZE
-        for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
-            event = pygame.event.Event(kind, x=pos[0] / w, y=pos[1] / h, touch_id=0, finger_id=0)
-            for action in self.touch.handle(event, view):
-                flow_event = self.flow.event_from_action(action)
-                if flow_event is not None:
-                    self.flow.handle(flow_event)
+        self.press_role(ButtonRole.for_player(player))
 
     def type_word(self, word: str) -> None:
         """Letters on the on-screen keyboard; a lower-case letter is the joker (``?`` then the letter)."""
@@ -100,15 +55,8 @@ class Table:
         self.tap_target(lambda a: a.kind is v.ActionKind.SELECT_WORD and a.target == victim and a.old == old)
         self.type_word(new)
 
-    def shot(self, name: str) -> Path:
-        self.shots += 1
-        path = self.tmp / f"{self.shots:03d}-{name}.png"
-        pygame.image.save(self.renderer.render(self.flow.view()), str(path))
-        return path
-
     def labels(self) -> str:
-        self.renderer.render(self.flow.view())
-        return " | ".join(label.text for label in self.renderer.labels)
+        return super().labels(" | ")
 
     @property
     def game(self):

@@ -13,26 +13,17 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
+from conftest import FakeTime, demo_game_settings  # noqa: E402
 from device.app import App, load_renderer  # noqa: E402
 from device.config import GameSettings  # noqa: E402
-from device.demo import DEMO_DIR, demo_record  # noqa: E402
+from device.demo import DEMO_DIR  # noqa: E402
 from device.flow import Collaborators, EventKind, Flow, FlowEvent, Reading, ReadKind, ReadTile, State  # noqa: E402
 from device.store import Store  # noqa: E402
 from device.ui import view as v  # noqa: E402
 from engine.moves import Placement, Withdraw  # noqa: E402
 from engine.squares import Square  # noqa: E402
 
-REF = demo_record()[1].game
-SETTINGS = GameSettings(language="de", players=tuple(REF.players), tileset="scrabble-de", lettered_rows=True,
-                        board_profile="scrabscrap", clock="chess", minutes=25, challenge_rule="double")
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
+REF, SETTINGS = demo_game_settings()
 
 
 class FakeJudge:
@@ -73,7 +64,7 @@ def settings(rule: str) -> GameSettings:
 
 def make_flow(tmp_path: Path, rule: str, judge=None, reader=None) -> Flow:
     c = Collaborators(store=Store(tmp_path / "games.sqlite"), camera=Camera() if reader else None, reader=reader,
-                      judge=judge, now=FakeTime(), export_dir=tmp_path / "exports")
+                      judge=judge, now=FakeTime(1000.0), export_dir=tmp_path / "exports")
     flow = Flow(c, auto_accept_s=0)
     flow.new_game(settings(rule))
     return flow
@@ -111,7 +102,7 @@ def test_triple_challenge_decides_the_game_and_survives_a_restart(tmp_path: Path
     store = flow.c.store
     assert store.unfinished() is None and store.load(flow.s.game_id).meta["decided"] == winner
     assert (tmp_path / "exports" / f"game-{flow.s.game_id}.gcg").exists()
-    again = Flow(Collaborators(store=store, now=FakeTime()))
+    again = Flow(Collaborators(store=store, now=FakeTime(1000.0)))
     again.resume(flow.s.game_id)
     assert again.state is State.END and again.view().winner == (winner,)
     # Undo takes the decision back (and the withdrawal it caused): the game goes on.
@@ -176,7 +167,7 @@ def test_withdrawal_seen_on_the_demo_photos_through_vision(tmp_path: Path) -> No
 
     camera = ReplayCamera(DEMO_DIR)
     c = Collaborators(store=Store(tmp_path / "games.sqlite"), camera=camera,
-                      reader=VisionReader("scrabscrap", SETTINGS.rules().tileset), now=FakeTime())
+                      reader=VisionReader("scrabscrap", SETTINGS.rules().tileset), now=FakeTime(1000.0))
     flow = Flow(c, auto_accept_s=0)
     flow.new_game(settings("single"))
     play(flow, 0)
