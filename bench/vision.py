@@ -30,7 +30,7 @@ from engine.moves import Placement  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from vision.profile import load_profile  # noqa: E402
 from vision.reader import BoardReader, load_frame  # noqa: E402
-from vision.replay import load_record, replay_photos  # noqa: E402
+from vision.replay import full_frame_ms, load_record, replay_photos  # noqa: E402
 from vision.stability import StillFrameGate  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "photos" / "scrabscrap"
@@ -59,13 +59,7 @@ def main() -> int:
         move_ms += [t.seconds * 1000 for t in result.turns]
         print(f"{game.name}: matched {result.matched}/{len(result.compared)} turns; "
               f"record errors: {len(result.record_errors)}")
-        fresh = BoardReader(reader.profile, rules.tileset, classifier=reader.classifier)
-        for turn in result.turns:
-            frame = load_frame(turn.photo)
-            fresh.locator.geometry = None
-            t0 = time.perf_counter()
-            fresh.read(frame)
-            frame_ms.append((time.perf_counter() - t0) * 1000)
+        frame_ms += full_frame_ms(reader, result.turns)
         gate = StillFrameGate(reader.profile)
         for turn in result.turns:
             frame = load_frame(turn.photo)

@@ -19,7 +19,7 @@ from typing import Any
 
 from device.app import App, build_flow, load_renderer
 from device.config import Config, GameSettings, UiSettings
-from device.flow import EventKind, Flow, FlowEvent, State
+from device.flow import EventKind, Flow, FlowEvent, State, describe
 from device.store import open_store
 from engine.game import Game, GameEvent
 from engine.gcg import parse_gcg, replay
@@ -143,7 +143,7 @@ class Demo:
         how = "vision"
         notes: list[str] = []
         move = expected.move
-        want_text = _text(move, before)
+        want_text = describe(move, before, lettered_rows=True)
         if flow.state is State.CONFIRM:
             pending = flow.s.pending
             assert pending is not None
@@ -192,7 +192,8 @@ class Demo:
         scores = " ".join(str(s) for s in flow.game.scores)
         check = "" if got.score == expected.score else f"  (record says {expected.score:+d})"
         name = flow.game.players[got.player]
-        self.out(f"move {seq + 1}: {name} {_text(got.move, before)} {got.score:+d}  [{scores}]  {how}{check}")
+        text = describe(got.move, before, lettered_rows=True)
+        self.out(f"move {seq + 1}: {name} {text} {got.score:+d}  [{scores}]  {how}{check}")
         for note in notes:
             self.out(f"    {note}")
         self._shoot(app, f"move-{seq + 1:02d}")
@@ -215,16 +216,6 @@ class Demo:
         self.out("final: " + " ".join(str(s) for s in game.scores))
         store.close()
         return 0
-
-
-def _text(move: Any, board: Any) -> str:
-    if isinstance(move, Placement):
-        return move.notation(board, lettered_rows=True)
-    if isinstance(move, Exchange):
-        return f"-{move.tiles}" if move.tiles else f"-{move.count}"
-    if isinstance(move, Pass):
-        return "-"
-    return repr(move)
 
 
 def _has_display() -> bool:

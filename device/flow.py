@@ -806,7 +806,7 @@ class Flow:
         probe = Game(game.rules, game.players, first=game.first)
         rows = []
         for event in game.events:
-            rows.append(v.MoveRow(event.player, describe(event, probe.board, self.s.settings.lettered_rows),
+            rows.append(v.MoveRow(event.player, describe(event.move, probe.board, self.s.settings.lettered_rows),
                                   event.score, event.cumulative, event.words))
             probe.replay([event])
         return tuple(rows)
@@ -837,9 +837,8 @@ class Flow:
                           pending.problems, auto, pending.player, removed=removed)
 
 
-def describe(event: GameEvent, board_before, lettered_rows: bool = False) -> str:
-    """History text of an event: GCG notation for placements, ``-ABC`` exchange, ``-`` pass, ..."""
-    move = event.move
+def describe(move: Move, board_before, lettered_rows: bool = False) -> str:
+    """History text of a move: GCG notation for placements, ``-ABC`` exchange, ``-`` pass, ..."""
     if isinstance(move, Placement):
         return move.notation(board_before, lettered_rows=lettered_rows)
     if isinstance(move, Exchange):

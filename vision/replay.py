@@ -231,5 +231,19 @@ def _compare(expected: tuple, proposal: Proposal, game: Game) -> tuple[str, bool
     return move.__class__.__name__.lower(), proposal.placement is None
 
 
+def full_frame_ms(reader: BoardReader, turns: list[Turn]) -> list[float]:
+    """Milliseconds to read each turn's photo from scratch (locate, occupancy, every tile), with the
+    reader's letter model but no cached board location."""
+    fresh = BoardReader(reader.profile, reader.tileset, classifier=reader.classifier)
+    times = []
+    for turn in turns:
+        frame = load_frame(turn.photo)
+        fresh.locator.geometry = None
+        t0 = time.perf_counter()
+        fresh.read(frame)
+        times.append((time.perf_counter() - t0) * 1000)
+    return times
+
+
 def load_record(path: Path) -> GcgRecord:
     return parse_gcg(Path(path).read_bytes(), str(path))

@@ -121,16 +121,9 @@ def run_replay(args: argparse.Namespace) -> int:
 def _full_frame_median(reader, result) -> float:
     import statistics
 
-    from vision.reader import BoardReader, load_frame
+    from vision.replay import full_frame_ms
 
-    fresh = BoardReader(reader.profile, reader.tileset, classifier=reader.classifier)
-    times = []
-    for turn in result.turns:
-        frame = load_frame(turn.photo)
-        fresh.locator.geometry = None
-        t0 = time.perf_counter()
-        fresh.read(frame)
-        times.append((time.perf_counter() - t0) * 1000)
+    times = full_frame_ms(reader, result.turns)
     return statistics.median(times) if times else 0.0
 
 
