@@ -24,6 +24,7 @@ from pathlib import Path
 
 from engine.errors import DataFileError, EngineError, GcgError, InvalidNotation
 from engine.game import Game, GameEvent
+from engine.inputs import ascii_int, clean_name, is_ascii_int
 from engine.moves import (
     ChallengeBonus,
     Exchange,
@@ -125,12 +126,18 @@ def decode_gcg(data: bytes, source: str = "<gcg>") -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"
 
 
-_SCORE = re.compile(r"^[+-]?\d+$")
+_SCORE = re.compile(r"[+-]?[0-9]+")
+#: A record bigger than this is not a game (a long game is a few kilobytes).
+MAX_GCG_BYTES = 2_000_000
+#: Digits of a score or exchange count.
+MAX_SCORE_DIGITS = 6
 _RACK = re.compile(r"^(?:[^\W\d_]|\?)+$")
 
 
 def parse_gcg(data: bytes | str, source: str = "<gcg>") -> GcgRecord:
     """Parse a GCG record (bytes are decoded as :func:`decode_gcg` says)."""
+    if len(data) > MAX_GCG_BYTES:
+        raise GcgError(f"{len(data):,} bytes is too big for a game record (at most {MAX_GCG_BYTES:,})", source)
     if isinstance(data, bytes):
         text, encoding = decode_gcg(data, source)
     else:
@@ -170,6 +177,10 @@ def parse_gcg(data: bytes | str, source: str = "<gcg>") -> GcgRecord:
                 if not parts:
                     raise GcgError(f"#{name} needs a nickname", source, lineno)
                 index = int(name[-1]) - 1
+                owner = nick_players.get(parts[0])
+                if owner is not None and owner != index:
+                    raise GcgError(f"#{name} nickname {parts[0]!r} is already player {owner + 1}'s; every player "
+                                   "needs their own nickname", source, lineno)
                 while len(record.players) <= index:
                     record.players.append(GcgPlayer("", ""))
                 record.players[index] = GcgPlayer(parts[0], parts[1] if len(parts) > 1 else parts[0])
@@ -208,9 +219,13 @@ def _parse_event_line(line: str, lineno: int, source: str) -> GcgLine:
     if not m:
         raise GcgError(f"malformed event line {line[:60]!r} (expected '>nick: ...')", source, lineno)
     nick, rest = m.group(1), m.group(2).split()
-    if len(rest) < 3 or not _SCORE.match(rest[-1]) or not _SCORE.match(rest[-2]):
+    if len(rest) < 3 or not _SCORE.fullmatch(rest[-1]) or not _SCORE.fullmatch(rest[-2]):
         raise GcgError(f"event line {line[:60]!r} must end with a score and a cumulative total", source, lineno)
-    score, cumulative = int(rest[-2]), int(rest[-1])
+    try:
+        score = ascii_int(rest[-2], "score", max_digits=MAX_SCORE_DIGITS)
+        cumulative = ascii_int(rest[-1], "cumulative total", max_digits=MAX_SCORE_DIGITS)
+    except ValueError as exc:
+        raise GcgError(str(exc), source, lineno) from None
     body = rest[:-2]
     rack = None
     if len(body) >= 2 and _RACK.match(body[0]):
@@ -231,6 +246,8 @@ def _parse_event_line(line: str, lineno: int, source: str) -> GcgLine:
     if first == "--":
         return make(LineKind.WITHDRAW)
     if first.startswith("-"):
+        if first[1:] and first[1:].isdigit() and not is_ascii_int(first[1:], 2):
+            raise GcgError(f"exchange count {first[1:][:12]!r} is not a number of tiles (0-99)", source, lineno)
         return make(LineKind.EXCHANGE, tiles=first[1:])
     if first == "(challenge)":
         return make(LineKind.CHALLENGE)
@@ -338,7 +355,7 @@ def to_move(line: GcgLine, game: Game, lettered_rows: bool, source: str) -> Move
         except InvalidNotation as exc:
             raise GcgError(str(exc), source, line.lineno) from None
     if line.kind is LineKind.EXCHANGE:
-        return Exchange(count=int(line.tiles)) if line.tiles.isdigit() else Exchange(line.tiles)
+        return Exchange(count=int(line.tiles)) if is_ascii_int(line.tiles, 2) else Exchange(line.tiles)
     if line.kind is LineKind.PASS:
         return Pass()
     if line.kind is LineKind.WITHDRAW:
@@ -394,14 +411,17 @@ def write_gcg(game: Game, *, nicks: Iterable[str] | None = None, lexicon: str | 
         raise GcgError(f"GCG records two-player games; this game has {len(game.players)} players "
                        "(export the JSON record instead)")
     names = list(game.players)
-    nick_list = list(nicks) if nicks is not None else [_nick(n, i) for i, n in enumerate(names)]
+    nick_list = gcg_nicks(names) if nicks is None else list(nicks)
+    if len(set(nick_list)) != len(nick_list) or not all(_NICK.fullmatch(n) for n in nick_list):
+        raise GcgError(f"GCG nicknames {nick_list!r} must be different and have no spaces, ':' or control characters")
+    names = [clean_name(n) or nick for n, nick in zip(names, nick_list, strict=True)]
     out = ["#character-encoding UTF-8"]
     for i, (nick, name) in enumerate(zip(nick_list, names, strict=True)):
         out.append(f"#player{i + 1} {nick} {name}")
     if title:
-        out.append(f"#title {title}")
+        out.append(f"#title {clean_name(title, 200)}")
     if lexicon:
-        out.append(f"#lexicon {lexicon}")
+        out.append(f"#lexicon {clean_name(lexicon, 80)}")
     out.append(f"#tile-set {game.rules.tileset.name}")
     if game.rules.layout.name != "scrabble-15":
         out.append(f"#board-layout {game.rules.layout.name}")
@@ -411,7 +431,7 @@ def write_gcg(game: Game, *, nicks: Iterable[str] | None = None, lexicon: str | 
     for event in game.events:
         out.append(_event_line(event, replayed, nick_list[event.player], lettered_rows))
         if event.note:
-            first, *rest = event.note.split("\n")
+            first, *rest = [clean_name(part, 2000) for part in event.note.splitlines()] or [""]
             out.append(f"#note {first}")
             out.extend(f"#- {more}" for more in rest)
         replayed.replay([event])
@@ -420,9 +440,25 @@ def write_gcg(game: Game, *, nicks: Iterable[str] | None = None, lexicon: str | 
     return "\n".join(out) + "\n"
 
 
-def _nick(name: str, index: int) -> str:
-    nick = re.sub(r"[^\w]", "_", name.strip()) or f"player{index + 1}"
-    return nick
+_NICK = re.compile(r"[^\s:\x00-\x1f\x7f\x85]{1,40}")
+
+
+def gcg_nicks(names: Iterable[str]) -> list[str]:
+    """One GCG nickname per player, unique even for names that differ only in punctuation or spacing
+    ("Ann Marie" and "Ann-Marie" become ``Ann_Marie`` and ``Ann_Marie_2``).
+
+    >>> gcg_nicks(["Ann Marie", "Ann-Marie", "", "Bo\\nb"])
+    ['Ann_Marie', 'Ann_Marie_2', 'player3', 'Bo_b']
+    """
+    nicks: list[str] = []
+    for index, name in enumerate(names):
+        base = re.sub(r"\W+", "_", clean_name(name, 32)).strip("_") or f"player{index + 1}"
+        nick, n = base, 1
+        while nick in nicks:
+            n += 1
+            nick = f"{base}_{n}"
+        nicks.append(nick)
+    return nicks
 
 
 def _event_line(event: GameEvent, before: Game, nick: str, lettered_rows: bool) -> str:

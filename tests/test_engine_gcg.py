@@ -197,3 +197,67 @@ def test_move_types_map_to_engine_moves():
     moves = [e.move for e in result.game.events]
     assert isinstance(moves[0], Placement) and moves[1] == Exchange(count=3) and moves[2] == Pass()
     assert not any(isinstance(m, RackPoints) for m in moves)
+
+
+# -- hostile records (issue 17) -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("event", "fragment"),
+    [
+        (">a: ABC 8H CAB +" + "9" * 5000 + " 10", "has 5000 digits; at most 6 are allowed"),
+        (">a: ABC 8H CAB +14 " + "1" * 5000, "has 5000 digits"),
+        (">a: ABCDEFG -" + "9" * 5000 + " +0 0", "exchange count"),
+        (">a: ABCDEFG -\u00b2 +0 0", "exchange count '\u00b2'"),
+        (">a: ABC 8H CAB +1\u00b2 10", "must end with a score and a cumulative total"),
+        (">a: ABC 8H CAB +\u0661\u0664 14", "must end with a score and a cumulative total"),
+    ],
+)
+def test_oversized_and_non_ascii_numbers_are_refused_on_their_line(event, fragment):
+    with pytest.raises(GcgError) as info:
+        replay(parse_gcg(f"#player1 a A\n#player2 b B\n{event}\n".encode(), "bad.gcg"), tiles="en")
+    assert str(info.value).startswith("bad.gcg:3:")
+    assert fragment in str(info.value)
+
+
+def test_a_record_too_big_to_be_a_game_is_refused_before_parsing():
+    with pytest.raises(GcgError, match="too big for a game record"):
+        parse_gcg(b"#note " + b"x" * 3_000_000, "huge.gcg")
+
+
+def test_duplicate_nicknames_are_refused_on_import():
+    with pytest.raises(GcgError, match="'ann' is already player 1's"):
+        parse_gcg(b"#player1 ann Ann One\n#player2 ann Ann Two\n>ann: ABC 8H CAB +14 14\n", "dup.gcg")
+
+
+def _two_move_game(players):
+    from engine.game import Game
+    from engine.rules import Rules
+
+    game = Game(Rules.scrabble("en"), list(players))
+    game.play(Placement.from_notation("8H CAB", game.board))
+    game.play(Placement.from_notation("I8 AD", game.board))
+    return game
+
+
+def test_names_differing_only_in_punctuation_round_trip_with_their_own_totals():
+    game = _two_move_game(["Ann Marie", "Ann-Marie"])
+    again = replay(parse_gcg(write_gcg(game).encode(), "w.gcg"), tiles="en")
+    assert [p.name for p in again.record.players] == ["Ann Marie", "Ann-Marie"]
+    assert len({p.nick for p in again.record.players}) == 2
+    assert again.game.scores == game.scores and game.scores[1] > 0
+    assert again.mismatches == []
+
+
+def test_a_newline_in_a_name_or_note_cannot_inject_a_line_into_the_export():
+    game = _two_move_game(["Ann\n>Ann: ABC 8H CAB +999 999", "Bob\u2028#player3 x X"])
+    text = write_gcg(game, title="T\r>x: - +0 0", lexicon="CSW\n>y: - +1 1")
+    lines = text.splitlines()
+    assert sum(line.startswith(">") for line in lines) == 2
+    assert not any(line.startswith("#player3") for line in lines)
+    again = replay(parse_gcg(text.encode(), "w.gcg"), tiles="en")
+    assert again.game.scores == game.scores and again.mismatches == []
+
+
+def test_explicit_nicknames_that_collide_are_refused():
+    with pytest.raises(GcgError, match="must be different"):
+        write_gcg(_two_move_game(["A", "B"]), nicks=["x", "x"])
