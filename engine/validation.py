@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.moves import Placement
@@ -48,6 +48,8 @@ class ProblemCode(enum.Flag):
 class Problem:
     code: ProblemCode
     message: str
+    #: The values in ``message`` by name (squares, letters, counts), for a translated wording keyed by ``code``.
+    args: Mapping[str, object] = field(default_factory=dict, compare=False)
 
     def __str__(self) -> str:
         return self.message
@@ -69,8 +71,8 @@ def validate(board: Board, placement: Placement, rules: Rules, *, rack: str | No
     """
     problems: list[Problem] = []
 
-    def add(code: ProblemCode, message: str) -> None:
-        problems.append(Problem(code, message))
+    def add(code: ProblemCode, message: str, **args: object) -> None:
+        problems.append(Problem(code, message, args))
 
     tiles = placement.tiles
     letters = placement.letter_tiles
@@ -81,23 +83,26 @@ def validate(board: Board, placement: Placement, rules: Rules, *, rack: str | No
     squares = [t.square for t in tiles]
     off = [s for s in squares if not s.on_board(size)]
     for s in off:
-        add(ProblemCode.OFF_BOARD, f"square {s} is off the {size}x{size} board")
+        add(ProblemCode.OFF_BOARD, f"square {s} is off the {size}x{size} board", square=str(s), size=size)
     if off:
         return problems
     for s, n in Counter(squares).items():
         if n > 1:
-            add(ProblemCode.DUPLICATE_SQUARE, f"two tiles on {s.name}")
+            add(ProblemCode.DUPLICATE_SQUARE, f"two tiles on {s.name}", square=s.name)
     for t in tiles:
         if (existing := board[t.square]) is not None:
-            add(ProblemCode.SQUARE_OCCUPIED, f"{t.square.name} is already covered by {existing.symbol!r}")
+            add(ProblemCode.SQUARE_OCCUPIED, f"{t.square.name} is already covered by {existing.symbol!r}",
+                square=t.square.name, letter=existing.symbol)
 
     # Letters and counts.
     tileset = rules.tileset
     for t in letters:
         if not tileset.is_letter(t.letter):
-            add(ProblemCode.UNKNOWN_LETTER, f"{t.letter!r} is not a letter of the {tileset.name} tile set")
+            add(ProblemCode.UNKNOWN_LETTER, f"{t.letter!r} is not a letter of the {tileset.name} tile set",
+                letter=t.letter)
         elif not t.blank and tileset.count(t.letter) == 0:
-            add(ProblemCode.UNKNOWN_LETTER, f"the {tileset.name} set has no {t.letter!r} tile; only a blank can be one")
+            add(ProblemCode.UNKNOWN_LETTER, f"the {tileset.name} set has no {t.letter!r} tile; only a blank can be one",
+                letter=t.letter)
     used = Counter(s for t in board_tiles(board) for s in t)
     used.update(placement.rack_symbols())
     available = tileset.full_bag()
@@ -105,13 +110,17 @@ def validate(board: Board, placement: Placement, rules: Rules, *, rack: str | No
         if n > available.get(symbol, 0) and (symbol != BLANK or tileset.blanks):
             what = {BLANK: "blanks", STOP: "stop tiles", ARROW: "arrow tiles"}.get(symbol, f"{symbol!r} tiles")
             have = available.get(symbol, 0)
-            add(ProblemCode.TOO_MANY_COPIES, f"{n} {what} on the board, the {tileset.name} set has {have}")
+            add(ProblemCode.TOO_MANY_COPIES, f"{n} {what} on the board, the {tileset.name} set has {have}",
+                letter=symbol, count=n, have=have)
     if placement.tiles_used > rules.rack_size:
-        add(ProblemCode.TOO_MANY_TILES, f"{placement.tiles_used} tiles placed, the rack holds {rules.rack_size}")
+        add(ProblemCode.TOO_MANY_TILES, f"{placement.tiles_used} tiles placed, the rack holds {rules.rack_size}",
+            count=placement.tiles_used, rack_size=rules.rack_size)
     if rack is not None:
         missing = Counter(placement.rack_symbols()) - Counter(rack)
         if missing:
-            add(ProblemCode.NOT_ON_RACK, f"tiles {''.join(sorted(missing.elements()))!r} are not on the rack {rack!r}")
+            tiles_missing = "".join(sorted(missing.elements()))
+            add(ProblemCode.NOT_ON_RACK, f"tiles {tiles_missing!r} are not on the rack {rack!r}", tiles=tiles_missing,
+                rack=rack)
     if (placement.stop_tile or placement.bend) and not rules.special_tiles:
         add(ProblemCode.SPECIAL_TILES_OFF, "stop and arrow tiles are not used in this game")
     if problems and any(p.code & (ProblemCode.SQUARE_OCCUPIED | ProblemCode.DUPLICATE_SQUARE) for p in problems):
@@ -124,7 +133,8 @@ def validate(board: Board, placement: Placement, rules: Rules, *, rack: str | No
     if board.is_empty():
         centre = rules.layout.centre
         if centre not in squares:
-            add(ProblemCode.FIRST_NOT_ON_CENTRE, f"the first word must cover the centre square {centre.name}")
+            add(ProblemCode.FIRST_NOT_ON_CENTRE, f"the first word must cover the centre square {centre.name}",
+                square=centre.name)
         if len(letters) < 2:
             add(ProblemCode.FIRST_TOO_SHORT, "the first word needs at least two letters")
     elif placement.stop_tile is None and not _touches_old_tile(board, placement):
@@ -194,7 +204,7 @@ def _check_contiguous(after: Board, squares: list[Square], direction: Direction,
     while current != last:
         current = current.step(direction)
         if not after.has_letter(current):
-            add(ProblemCode.GAP, f"the word has a gap at {current.name}")
+            add(ProblemCode.GAP, f"the word has a gap at {current.name}", square=current.name)
             return
 
 
