@@ -4,9 +4,29 @@ and, where it fits, the matching builtin; messages quote the input."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 class EngineError(Exception):
-    """Root of every error raised by :mod:`engine`."""
+    """Root of every error raised by :mod:`engine`.
+
+    A refusal a player can meet carries ``code`` (a stable name such as ``"ordskifte.own_word"``) and
+    ``values`` (what its wording needs), so the device can say it in the player's language.
+
+    >>> err = EngineError("you cannot change your own word").coded("ordskifte.own_word")
+    >>> err.code, dict(err.values)
+    ('ordskifte.own_word', {})
+    """
+
+    code: str = ""
+    values: Mapping[str, Any] = {}
+
+    def coded(self, code: str, **values: Any) -> EngineError:
+        """This error with its code and values (returns self, for ``raise X(...).coded(...)``)."""
+        self.code = code
+        self.values = values
+        return self
 
 
 class DataFileError(EngineError, ValueError):

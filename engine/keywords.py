@@ -198,6 +198,9 @@ class WordCheck:
     ok: bool
     reason: str = ""
     reading: str = ""  # the word read in capitals (FUNKEY letters found by the dictionary search)
+    code: str = ""
+    """Stable name of the refusal (``keywords.too_short``...) for a translated wording."""
+    values: tuple[tuple[str, object], ...] = ()
 
 
 def _as_keyword(word: str | KeyWord) -> KeyWord:
@@ -208,10 +211,12 @@ def check_word(word: str | KeyWord, lexicon: WordList | None = None) -> WordChec
     """Length, the half-FUNKEYS rule and, with a lexicon, the dictionary."""
     w = _as_keyword(word)
     if len(w) < MIN_WORD:
-        return WordCheck(False, f"{w} has {len(w)} key; a word needs at least {MIN_WORD}")
+        return WordCheck(False, f"{w} has {len(w)} key; a word needs at least {MIN_WORD}",
+                         code="keywords.too_short", values=(("word", str(w)), ("min", MIN_WORD)))
     if 2 * w.funkeys > len(w):
         return WordCheck(
-            False, f"{w} has {w.funkeys} FUNKEYS in {len(w)} keys; at most half of a word may be FUNKEYS"
+            False, f"{w} has {w.funkeys} FUNKEYS in {len(w)} keys; at most half of a word may be FUNKEYS",
+            code="keywords.too_many_funkeys", values=(("word", str(w)), ("count", w.funkeys), ("keys", len(w))),
         )
     if lexicon is None:
         return WordCheck(True, reading=w.text)
@@ -221,10 +226,12 @@ def check_word(word: str | KeyWord, lexicon: WordList | None = None) -> WordChec
             False,
             f"{w}: say which letters its {unknown} '?' FUNKEYS stand for (lower case) "
             "to check it in the dictionary",
+            code="keywords.say_funkeys", values=(("word", str(w)), ("count", unknown)),
         )
     reading = _first_listed(w.text, lexicon)
     if reading is None:
-        return WordCheck(False, f"{w.text} is not in the dictionary")
+        return WordCheck(False, f"{w.text} is not in the dictionary", code="keywords.not_in_dictionary",
+                         values=(("word", w.text),))
     return WordCheck(True, reading=reading)
 
 
@@ -271,9 +278,10 @@ def score_round(
     if unused < 0:
         raise InvalidNotation(f"unused keys must be 0 or more, got {unused!r}")
     parsed = [_as_keyword(w) for w in words]
-    problems = tuple(c.reason for c in (check_word(w, lexicon) for w in parsed) if not c.ok)
-    if problems:
-        raise IllegalMove("; ".join(problems), problems)
+    refused = [c for c in (check_word(w, lexicon) for w in parsed) if not c.ok]
+    if refused:
+        problems = tuple(c.reason for c in refused)
+        raise IllegalMove("; ".join(problems), problems).coded(refused[0].code, **dict(refused[0].values))
     longest: KeyWord | None = None
     if parsed:
         top = max(len(w) for w in parsed)

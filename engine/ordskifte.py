@@ -220,6 +220,8 @@ class StealCheck:
     reason: str = ""
     problem: StealProblem | None = None
     added: str = ""
+    #: The values in ``reason`` by name (``missing``: the letters the new word lacks).
+    values: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
 
 def validate_steal(
@@ -256,6 +258,7 @@ def validate_steal(
             False,
             f"does not use all letters of {before.text} (missing {' and '.join(parts)})",
             StealProblem.MISSING_LETTERS,
+            values={"missing": _sorted_tiles(missing) + ("?" if lost_jokers > 0 else "")},
         )
     added = after.tiles - before.tiles
     if not added:
@@ -461,9 +464,11 @@ class OrdskifteGame:
         self._require_playing()
         made = _as_word(word, allow_unknown_joker=False)
         if len(made) < MIN_WORD:
-            raise IllegalMove(f"{made.text!r} has {len(made)} letters; a word needs at least {MIN_WORD}")
+            raise IllegalMove(f"{made.text!r} has {len(made)} letters; a word needs at least {MIN_WORD}").coded(
+                "ordskifte.too_short", word=made.text, count=len(made), min=MIN_WORD)
         if self.spare_rails <= 0:
-            raise IllegalMove(f"all {RAILS} rails are in use: only steals are allowed")
+            raise IllegalMove(f"all {RAILS} rails are in use: only steals are allowed").coded(
+                "ordskifte.rails_full", rails=RAILS)
         need = made.tiles
         self._check_available(need, f"to make {made}")
         if self.lexicon is not None and not self.lexicon.contains(made.text):
@@ -482,7 +487,9 @@ class OrdskifteGame:
         old = self._opponent_word(victim, rail)
         check = validate_steal(old, new, jokers=self.tiles.jokers)
         if not check.ok:
-            raise IllegalMove(f"cannot steal {old.notation}: {check.reason}", (check.reason,))
+            problem = check.problem.value if check.problem else "refused"
+            raise IllegalMove(f"cannot steal {old.notation}: {check.reason}", (check.reason,)).coded(
+                f"steal.{problem}", word=old.text, **check.values)
         made = _as_word(new, allow_unknown_joker=False)
         added = made.tiles - old.tiles
         self._check_available(added, f"to turn {old} into {made}")
@@ -739,7 +746,8 @@ class OrdskifteGame:
 
     def _opponent_word(self, victim: int, rail: int) -> RailWord:
         if victim == self.current:
-            raise IllegalMove("you cannot change your own word; only opponents can steal it")
+            raise IllegalMove("you cannot change your own word; only opponents can steal it").coded(
+                "ordskifte.own_word")
         if not 0 <= victim < len(self.players):
             raise IllegalMove(f"no player {victim!r}; players are 0-{len(self.players) - 1}")
         if not 0 <= rail < len(self.rails[victim]):
@@ -750,7 +758,8 @@ class OrdskifteGame:
         if self.track_tiles:
             short = need - self.pool
             if short:
-                raise IllegalMove(f"the board lacks {_sorted_tiles(short)} {what} (board: {self.board() or 'empty'})")
+                raise IllegalMove(f"the board lacks {_sorted_tiles(short)} {what} (board: {self.board() or 'empty'})"
+                                  ).coded("ordskifte.board_lacks", tiles=_sorted_tiles(short))
             return
         # Companion mode: the board is unknown, but the rails can never hold more tiles than the set has.
         on_rails = Counter(need)
@@ -762,7 +771,8 @@ class OrdskifteGame:
         if over:
             tile = over[0]
             name = "joker" if tile == JOKER else tile
-            raise IllegalMove(f"the set has only {limits[tile]} {name} tile(s), too few {what}")
+            raise IllegalMove(f"the set has only {limits[tile]} {name} tile(s), too few {what}").coded(
+                "ordskifte.too_few_tiles", letter=tile, count=limits[tile])
 
     def _last_play_index(self) -> int:
         for index in range(len(self.events) - 1, -1, -1):
