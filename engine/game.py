@@ -16,10 +16,20 @@ the opponent's rack is then exactly the unseen pool.
 >>> event = game.play(Placement.from_notation("8D WHEAT", game.board))
 >>> event.score, game.scores, game.to_move
 (30, [30, 0], 1)
+
+When the game is over, :meth:`Game.outcome` says why it ended and who won
+(with the tie-break the rules name):
+
+>>> _ = game.play(Pass()), game.play(Pass()), game.play(Pass()), game.play(Pass()), game.play(Pass())
+>>> _ = game.play(Pass())
+>>> outcome = game.outcome()
+>>> outcome.reason, outcome.winners, outcome.tie_broken_by
+(<EndReason.SCORELESS_TURNS: 'scoreless-turns'>, (0,), None)
 """
 
 from __future__ import annotations
 
+import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,12 +47,66 @@ from engine.moves import (
     TimePenalty,
     Withdraw,
 )
-from engine.rules import ChallengeRule, RackAccounting, Rules
+from engine.rules import ChallengeRule, RackAccounting, Rules, TieBreak
 from engine.scoring import ScoredPlacement, score_placement
 from engine.tiles import BLANK
 from engine.validation import Problem, validate
 
 TURN_MOVES = (Placement, Exchange, Pass)
+
+
+class EndReason(enum.Enum):
+    """Why a game ended (the end screen and the records say it)."""
+
+    #: A player used their last tile with the bag empty.
+    RACK_OUT = "rack-out"
+    #: The pass rule: one player passed on N turns in a row (Scrabble sheet) or every player did (Alfapet).
+    PASSES = "passes"
+    #: N scoreless turns in a row (tournament Scrabble: six).
+    SCORELESS_TURNS = "scoreless-turns"
+    #: Finish Line: a player reached the target score.
+    TARGET = "target"
+    #: A player lost on time (their clock's overtime ran out).
+    TIME = "time"
+    #: A challenge decided the game (triple challenge rule).
+    CHALLENGE = "challenge"
+    #: The players ended it (nobody can play any more, or they stopped) and entered their racks.
+    AGREED = "agreed"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``reason``: why it ended. ``final_scores``: the scores as they stand (rack adjustments and time penalties
+    included). ``scores_before_racks``: the same without the end-of-game rack adjustments (what the Scrabble
+    sheet's tie-break compares). ``winners``: the winning player indices (more than one = a shared win).
+    ``tie_broken_by``: the :class:`~engine.rules.TieBreak` value that separated equal final scores, or None when
+    there was no tie, or the tie-break did not separate them. ``decided_by``: the player who ended the game
+    (went out, reached the target, passed for the last time), when there is one.
+    """
+
+    reason: EndReason
+    final_scores: tuple[int, ...]
+    scores_before_racks: tuple[int, ...]
+    winners: tuple[int, ...]
+    tie_broken_by: str | None = None
+    decided_by: int | None = None
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) > 1
+
+    def to_dict(self) -> dict[str, object]:
+        """The outcome as JSON-ready data (the device's game record)."""
+        return {
+            "reason": self.reason.value,
+            "final_scores": list(self.final_scores),
+            "scores_before_racks": list(self.scores_before_racks),
+            "winners": list(self.winners),
+            "tie_broken_by": self.tie_broken_by,
+            "decided_by": self.decided_by,
+        }
 
 
 class PlayJudge(Protocol):
@@ -72,7 +136,8 @@ class Game:
     def __init__(self, rules: Rules, players: Sequence[str], *, first: int = 0) -> None:
         if not 1 <= len(players) <= 4:
             raise GameStateError(f"a game has 1 to 4 players, not {len(players)}: {list(players)!r}")
-        self.rules = rules
+        # The rules are completed for this many players (3-4 player Scrabble settles the end by the box rules).
+        self.rules = rules.for_players(len(players))
         self.players = list(players)
         self.first = first
         self.events: list[GameEvent] = []
@@ -89,10 +154,14 @@ class Game:
         for i in range(n):
             self._draw(i, self.rules.rack_size)
         self._scoreless_turns = 0
-        self._passes_in_a_row = [0] * n
+        self._passes_in_a_row = [0] * n  # since the last scoring play (Alfapet: every player)
+        self._own_passes_in_a_row = [0] * n  # on the player's own turns (Scrabble sheet: one player)
         self._placements: list[tuple[int, Placement, int]] = []  # (event index, placement, score) still on board
         self.went_out: int | None = None
         self.finished = False
+        self.end_reason: EndReason | None = None
+        self._ended_by: int | None = None
+        self._decided: tuple[int, EndReason] | None = None
 
     def _draw(self, player: int, n: int) -> None:
         drawn = min(n, self.bag_count)
@@ -103,6 +172,8 @@ class Game:
         other = Game(self.rules, self.players, first=self.first)
         for event in self.events:
             other._append(event)
+        if self._decided is not None:
+            other.decide(*self._decided)
         return other
 
     @property
@@ -204,7 +275,7 @@ class Game:
             self._end_turn(player, scored=True)
             if self.rack_counts[player] == 0 and self.bag_count == 0:
                 self.went_out = player
-                self.finished = True
+                self._end(EndReason.RACK_OUT, player)
         elif isinstance(move, Exchange):
             self._end_turn(player, scored=False)
         elif isinstance(move, Pass):
@@ -223,10 +294,17 @@ class Game:
             if self.went_out == owner:
                 self.went_out = None
                 self.finished = False
+                self.end_reason = self._ended_by = None
             self._scoreless_turns += 1
         elif isinstance(move, RackPoints):
-            self.finished = True
-        self._check_end()
+            self._end(EndReason.AGREED, None)
+        self._check_end(player)
+
+    def _end(self, reason: EndReason, player: int | None) -> None:
+        """The game is over; the first reason stands (rack points and penalties come after it)."""
+        if not self.finished or self.end_reason is None:
+            self.end_reason, self._ended_by = reason, player
+        self.finished = True
 
     def _end_turn(self, player: int, *, scored: bool, passed: bool = False) -> None:
         if scored:
@@ -238,17 +316,22 @@ class Game:
                 self._passes_in_a_row[player] += 1
             else:
                 self._passes_in_a_row[player] = 0
+        self._own_passes_in_a_row[player] = self._own_passes_in_a_row[player] + 1 if passed else 0
         self.to_move = (player + 1) % len(self.players)
 
-    def _check_end(self) -> None:
+    def _check_end(self, player: int) -> None:
+        """End the game when a rule's limit is reached by the event ``player`` just made."""
         rules = self.rules
+        if rules.target_score is not None and self.scores[player] >= rules.target_score:
+            self._end(EndReason.TARGET, player)
         if rules.scoreless_turn_limit is not None and self._scoreless_turns >= rules.scoreless_turn_limit:
-            self.finished = True
+            self._end(EndReason.SCORELESS_TURNS, player)
         limit = rules.passes_in_a_row_limit
         if limit is not None and all(n >= limit for n in self._passes_in_a_row):
-            self.finished = True
-        if rules.target_score is not None and any(s >= rules.target_score for s in self.scores):
-            self.finished = True
+            self._end(EndReason.PASSES, player)
+        limit = rules.player_passes_in_a_row_limit
+        if limit is not None and self._own_passes_in_a_row[player] >= limit:
+            self._end(EndReason.PASSES, player)
 
     def last_play(self) -> GameEvent | None:
         """The placement still on the board that was played last (what a challenge is about)."""
@@ -334,14 +417,53 @@ class Game:
         for event in events:
             self._append(event)
 
-    @property
-    def winner(self) -> int | None:
-        """Index of the leader once the game is over (None while playing or on a tie)."""
+    def decide(self, winner: int, reason: EndReason) -> None:
+        """End the game with ``winner`` decided outside the score sheet: a triple-rule challenge
+        (:attr:`EndReason.CHALLENGE`) or a loss on time (:attr:`EndReason.TIME`). Undo takes it back."""
+        if not 0 <= winner < len(self.players):
+            raise GameStateError(f"no player {winner!r} in a {len(self.players)}-player game")
+        self._decided = (winner, reason)
+        self._end(reason, None)
+        self.end_reason = reason
+
+    def outcome(self) -> Outcome | None:
+        """Why the game ended and who won; None while it is still being played.
+
+        Equal final scores go to the rules' tie-break: under the Scrabble sheet's rule (seed 004, "Võrdsuse
+        korral võidab mängija, kellel on suurem punktisumma enne mängimata tähtede muutmist") the higher score
+        before the rack adjustments wins; still equal, the win is shared.
+        """
         if not self.finished:
             return None
-        best = max(self.scores)
-        leaders = [i for i, s in enumerate(self.scores) if s == best]
-        return leaders[0] if len(leaders) == 1 else None
+        final = tuple(self.scores)
+        racks = [0] * len(self.players)
+        for event in self.events:
+            if isinstance(event.move, RackPoints):
+                racks[event.player] += event.score
+        before = tuple(score - rack for score, rack in zip(final, racks, strict=True))
+        reason = self.end_reason or EndReason.AGREED
+        if self._decided is not None:
+            winner, reason = self._decided
+            return Outcome(reason, final, before, (winner,), None, None)
+        if reason is EndReason.TARGET and self._ended_by is not None:
+            return Outcome(reason, final, before, (self._ended_by,), None, self._ended_by)
+        best = max(final)
+        winners = tuple(i for i, score in enumerate(final) if score == best)
+        tie_broken_by = None
+        if len(winners) > 1 and self.rules.tie_break is TieBreak.SCORE_BEFORE_RACKS:
+            best_before = max(before[i] for i in winners)
+            separated = tuple(i for i in winners if before[i] == best_before)
+            if len(separated) < len(winners):
+                winners, tie_broken_by = separated, self.rules.tie_break.value
+        return Outcome(reason, final, before, winners, tie_broken_by, self._ended_by)
+
+    @property
+    def winner(self) -> int | None:
+        """Index of the winner once the game is over (None while playing or on a shared win)."""
+        outcome = self.outcome()
+        if outcome is None or outcome.is_draw:
+            return None
+        return outcome.winners[0]
 
     def board_after(self, n: int) -> Board:
         """The board after the first ``n`` events."""
