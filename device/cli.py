@@ -3,15 +3,20 @@
 
 Each sub-command lives in its own module under :mod:`device.commands` and
 provides ``register(subparsers)``, which adds its parser and sets ``func``.
-Errors from any Ordvakt package reach the user as one clear line (exit 2),
-never as a traceback.
+Errors from any Ordvakt package reach the user as one clear line, never as a
+traceback; the exit code says what kind of problem it was
+(:class:`device.errors.ExitCode`, listed in the README). Anything unexpected is
+a bug: its traceback goes to the log (stderr, so the journal under systemd) and
+the user still gets one line.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -58,22 +63,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     # OpenBLAS spreads them over the Pi's (or a busy machine's) cores. Must be set before numpy loads.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the demo's output to the game
+    # OpenCV refuses bigger images itself (vision.imageio checks the header first): 64 megapixels.
+    os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(64 * 1024 * 1024))
+    from device.errors import ExitCode, exit_code_for
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
+        return ExitCode.INPUT
+    # Installed before pygame starts, so SDL keeps it (SDL only replaces the default handler):
+    # SIGTERM unwinds like Ctrl-C, closing the database and the display on the way out.
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return int(args.func(args) or 0)
     except _known_errors() as exc:
         print(f"ordvakt: {exc}", file=sys.stderr)
-        return 2
+        return exit_code_for(exc)
     except OSError as exc:
         name = f" {exc.filename!r}" if exc.filename else ""
         print(f"ordvakt: cannot use{name}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return exit_code_for(exc)
+    except MemoryError:
+        print("ordvakt: out of memory; the input is too big for this machine", file=sys.stderr)
+        return ExitCode.ENVIRONMENT
     except KeyboardInterrupt:
-        return 130
+        return ExitCode.INTERRUPTED
+    except _Terminated:
+        return ExitCode.TERMINATED
+    except Exception as exc:  # the last guard: a bug, logged in full, one line for the user
+        logging.getLogger("ordvakt").exception("unexpected error in %r", args.command)
+        print(f"ordvakt: internal error ({type(exc).__name__}: {str(exc)[:200]}); "
+              "the details are in the log above or in the journal", file=sys.stderr)
+        return ExitCode.INTERNAL
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived; unwinds like KeyboardInterrupt (``finally`` blocks run, nothing catches it by accident)."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated()
 
 
 if __name__ == "__main__":

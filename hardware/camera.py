@@ -76,7 +76,10 @@ def read_image(path: Path, setting: str) -> np.ndarray:
 
     if not path.is_file():
         raise ConfigurationError(f"{setting} = {str(path)!r}: no such image file")
-    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    try:
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    except cv2.error:  # beyond OPENCV_IO_MAX_IMAGE_PIXELS (the CLI sets it)
+        frame = None
     if frame is None:
         raise CaptureError(f"{setting}: cannot read {str(path)!r} as an image (jpg, png, ...)")
     return frame

@@ -205,9 +205,7 @@ def _is_covered(hidden: np.ndarray) -> bool:
 
 
 def load_frame(path: str) -> np.ndarray:
-    from vision.errors import ImageReadError
+    """A photo, size-checked before decoding and refused when cut short (:func:`vision.imageio.read_image`)."""
+    from vision.imageio import read_image
 
-    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if frame is None:
-        raise ImageReadError(f"cannot read the image {str(path)!r}: not a readable image file")
-    return frame
+    return read_image(path)

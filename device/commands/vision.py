@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -55,6 +56,7 @@ def run_read(args: argparse.Namespace) -> int:
     from vision.profile import load_profile
     from vision.reader import BoardReader, load_frame
 
+    _check_output(args.debug_image)
     rules = _rules(args.tiles)
     reader = BoardReader(load_profile(args.profile), rules.tileset)
     frame = load_frame(args.image)
@@ -64,9 +66,9 @@ def run_read(args: argparse.Namespace) -> int:
     print(reading.to_text())
     print(f"status: {reading.status.name or 'OK'}; {len(reading.occupied())} tiles; {ms:.1f} ms")
     if args.debug_image:
-        import cv2
+        from vision.imageio import write_image
 
-        cv2.imwrite(str(args.debug_image), draw_reading(frame, reading))
+        write_image(args.debug_image, draw_reading(frame, reading))
     return 0 if reading.geometry is not None else 1
 
 
@@ -127,9 +129,23 @@ def _full_frame_median(reader, result) -> float:
     return statistics.median(times) if times else 0.0
 
 
-def run_calibrate(args: argparse.Namespace) -> int:
-    import cv2
+def _check_output(path: Path | None, suffixes: tuple[str, ...] | None = None) -> None:
+    """Refuse an output file before the work, not after it: unknown type or a folder that is not there."""
+    from vision.errors import ImageReadError
+    from vision.imageio import WRITABLE
 
+    if path is None:
+        return
+    allowed = suffixes or WRITABLE
+    if path.suffix.lower() not in allowed:
+        raise ImageReadError(f"{str(path)!r}: the output must end in {' or '.join(allowed)}")
+    if not path.parent.is_dir():
+        raise ImageReadError(f"{str(path)!r}: the folder {str(path.parent)!r} does not exist")
+    if not os.access(path.parent, os.W_OK):
+        raise ImageReadError(f"{str(path)!r}: the folder {str(path.parent)!r} is not writable")
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
     from engine.layout import load_layout
     from engine.squares import Square
     from vision.calibrate import calibrate
@@ -144,11 +160,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
         )
     codes = [["*" if Square(r, c) == layout.centre else layout.premium(Square(r, c)).value for c in range(layout.size)]
              for r in range(layout.size)]
+    _check_output(args.out, (".toml",))
     name = args.name or args.out.stem
     profile, geom, debug = calibrate(load_frame(args.photo), grid=args.grid, layout_name=layout.name, name=name,
                                      premium_codes=codes)
     profile.save(args.out)
-    png = args.out.with_suffix(".png")
-    cv2.imwrite(str(png), debug)
+    from vision.imageio import write_image
+
+    png = write_image(args.out.with_suffix(".png"), debug)
     print(f"wrote {args.out} and {png}; grid line contrast {geom.line_score:.1f}")
     return 0
