@@ -30,6 +30,8 @@ means defaults, which run without any hardware (replay camera, touch and keyboar
 
     [storage]
     data_dir = ""               # "" = device.paths.data_dir()
+    photo_budget_mb = 500       # move photos kept under <data>/photos, oldest games pruned first
+    photo_keep_games = 10       # ... but never the photos of the newest 10 games
 
     [hardware]                  # see hardware/config.py
 """
@@ -134,6 +136,8 @@ class Config:
     #: The raw ``[hardware]`` table, validated by :meth:`hardware_config` (hardware owns its rules).
     hardware: Mapping[str, Any] = field(default_factory=dict)
     source: str = "<defaults>"
+    #: The ``[storage]`` table's photo-archive settings, validated by device.archive.ArchiveSettings.
+    photos: Mapping[str, Any] = field(default_factory=dict)
 
     def hardware_config(self):
         """``[hardware]`` as a :class:`hardware.config.HardwareConfig` (raises ConfigurationError)."""
@@ -181,10 +185,10 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
     ui = _parse_ui(_table(raw, "ui", source), source)
     camera = _parse_camera(_table(raw, "camera", source), source)
     storage = _table(raw, "storage", source)
-    _check_keys(storage, source, "storage", ("data_dir",))
+    _check_keys(storage, source, "storage", ("data_dir", "photo_budget_mb", "photo_keep_games"))
     data_dir = _text(storage, "data_dir", "", source, "storage")
     hardware = _table(raw, "hardware", source)
-    config = Config(game, ui, camera, data_dir, hardware, source)
+    config = Config(game, ui, camera, data_dir, hardware, source, photos=storage)
     config.hardware_config()  # validate now, so a bad pin is reported at start-up
     return config
 
