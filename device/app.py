@@ -532,8 +532,11 @@ def build(config: Config, *, headless: bool = False) -> tuple[App, Store]:
         notices.append(v.Notice("warn.database", v.Severity.ERROR, store.notice))
     import time
 
+    from device.archive import ArchiveSettings, PhotoArchive
+
+    photos = PhotoArchive(data_dir, ArchiveSettings.from_table(config.photos, config.source))
     collaborators = Collaborators(store=store, camera=camera, buzzer=buzzer, now=time.monotonic,
-                                  export_dir=data_dir / "exports")
+                                  export_dir=data_dir / "exports", photo_archive=photos)
     from device.errors import ConfigError
     from device.overlays import DeviceSettings
 

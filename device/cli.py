@@ -29,6 +29,8 @@ COMMAND_MODULES = (
     "ordskifte",
     "keywords",
     "app",
+    "games",
+    "live",
 )
 
 

@@ -175,6 +175,8 @@ class Collaborators:
     export_dir: Path | None = None
     photo_saver: Callable[[int, Any], str | None] | None = None
     """Saves the frame of event number ``seq``; returns its path for the JSON record."""
+    photo_archive: Any = None
+    """A :class:`device.archive.PhotoArchive`: ``keep(game_id, seq, frame)`` (used instead of ``photo_saver``)."""
 
 
 # -- the pending move on the confirm screen ------------------------------------------------------------
@@ -368,7 +370,8 @@ class Flow:
             self._resume_clock()
             return State.PLAYING
         reading = self.c.reader.read(frame, game)
-        photo = self.c.photo_saver(len(game.events), frame) if self.c.photo_saver else None
+        photo = (self.c.photo_archive.keep(self.s.game_id, len(game.events), frame) if self.c.photo_archive
+                 else self.c.photo_saver(len(game.events), frame) if self.c.photo_saver else None)
         if reading.kind is ReadKind.UNCHANGED:
             self.s.pending = Pending(player, {}, "camera", now, reading=reading, photo=photo)
             return State.ASK_EXCHANGE_OR_PASS
