@@ -426,6 +426,10 @@ class Game:
         self._end(reason, None)
         self.end_reason = reason
 
+    def close(self, reason: EndReason = EndReason.AGREED) -> None:
+        """End the game for ``reason`` without an event (the players stopped); the scores decide."""
+        self._end(reason, None)
+
     def outcome(self) -> Outcome | None:
         """Why the game ended and who won; None while it is still being played.
 

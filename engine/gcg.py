@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import DataFileError, EngineError, GcgError, InvalidNotation
-from engine.game import Game, GameEvent
+from engine.game import Game, GameEvent, Outcome
 from engine.inputs import ascii_int, clean_name, is_ascii_int
 from engine.moves import (
     ChallengeBonus,
@@ -50,6 +50,10 @@ LEXICON_LANGUAGES = (
 #: macondo letter-distribution names.
 DISTRIBUTION_LANGUAGES = {"english": "en", "german": "de", "norwegian": "no", "swedish": "sv", "french": "fr",
                           "polish": "pl", "finnish": "fi", "estonian": "et"}
+
+
+#: The ``#note`` prefix of the outcome line Ordvakt writes at the end of a finished game.
+OUTCOME_NOTE = "ordvakt-outcome"
 
 
 class LineKind(enum.Enum):
@@ -101,6 +105,12 @@ class GcgRecord:
     @property
     def lexicon(self) -> str | None:
         return self.pragma("lexicon")
+
+    @property
+    def outcome(self) -> dict[str, str]:
+        """How the game ended as Ordvakt wrote it (``#note ordvakt-outcome reason=... winners=...``); {} if not."""
+        value = self.pragma(OUTCOME_NOTE)
+        return dict(part.split("=", 1) for part in (value or "").split() if "=" in part)
 
 
 def decode_gcg(data: bytes, source: str = "<gcg>") -> tuple[str, str]:
@@ -165,6 +175,11 @@ def parse_gcg(data: bytes | str, source: str = "<gcg>") -> GcgRecord:
             if name == "-" or line.startswith("#- "):  # continuation of a note
                 if last_note_target is not None:
                     last_note_target.note += "\n" + value
+                continue
+            if name == "note" and value.startswith(OUTCOME_NOTE + " "):
+                # Ordvakt's end-of-game line: a note to other readers, the game's outcome to us.
+                record.pragmas.setdefault(OUTCOME_NOTE, []).append(value[len(OUTCOME_NOTE):].strip())
+                in_note = False
                 continue
             if name == "note":
                 if last_note_target is not None:
@@ -297,7 +312,7 @@ def rules_for(record: GcgRecord, *, tiles: str | None = None, layout: str | None
     ``extra_dirs`` are searched for tile sets and layouts before the built-in ones."""
     extra_dirs = list(extra_dirs)
     name = tiles or guess_tileset(record, extra_dirs)
-    if "-" not in name:
+    if "-" not in name and not name.lower().endswith(".toml"):
         name = f"scrabble-{ {'nb': 'no'}.get(name.lower(), name.lower()) }"
     try:
         tileset = load_tileset(name, extra_dirs)
@@ -405,8 +420,12 @@ def _rack_for_check(line: GcgLine) -> str | None:
 
 def write_gcg(game: Game, *, nicks: Iterable[str] | None = None, lexicon: str | None = None,
               title: str | None = None, lettered_rows: bool = False,
-              final_racks: dict[int, str] | None = None) -> str:
-    """The game as GCG text (UTF-8 declared). GCG is a two-player format."""
+              final_racks: dict[int, str] | None = None, outcome: Outcome | None = None) -> str:
+    """The game as GCG text (UTF-8 declared). GCG is a two-player format.
+
+    A finished game ends with ``#note ordvakt-outcome reason=... winners=... [tie-break=...]`` (``outcome``, else
+    :meth:`Game.outcome`): a plain note to other GCG readers, read back into :attr:`GcgRecord.outcome`.
+    """
     if len(game.players) != 2:
         raise GcgError(f"GCG records two-player games; this game has {len(game.players)} players "
                        "(export the JSON record instead)")
@@ -435,9 +454,18 @@ def write_gcg(game: Game, *, nicks: Iterable[str] | None = None, lexicon: str | 
             out.append(f"#note {first}")
             out.extend(f"#- {more}" for more in rest)
         replayed.replay([event])
+    if (outcome := outcome or game.outcome()) is not None:
+        out.append(_outcome_note(outcome, nick_list))
     for index, rack in sorted((final_racks or {}).items()):
         out.append(f"#rack{index + 1} {rack}")
     return "\n".join(out) + "\n"
+
+
+def _outcome_note(outcome: Outcome, nicks: list[str]) -> str:
+    parts = [f"reason={outcome.reason.value}", "winners=" + ",".join(nicks[i] for i in outcome.winners)]
+    if outcome.tie_broken_by:
+        parts.append(f"tie-break={outcome.tie_broken_by}")
+    return f"#note {OUTCOME_NOTE} " + " ".join(parts)
 
 
 _NICK = re.compile(r"[^\s:\x00-\x1f\x7f\x85]{1,40}")

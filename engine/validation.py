@@ -185,9 +185,9 @@ def _check_geometry(board: Board, after: Board, placement: Placement, add) -> No
         if len(letters) > 1 and len(cols) == 1:
             line = Direction.DOWN
         _check_contiguous(after, sorted(t.square for t in letters), line, add)
-    stop = placement.stop_tile
-    if stop is not None:
+    if placement.stop_tile is not None:
         _check_stop(board, placement, add)
+    _check_old_stops(board, after, placement, add)
 
 
 def _on_leg(square: Square, corner: Square, direction: Direction, *, before: bool) -> bool:
@@ -209,14 +209,39 @@ def _check_contiguous(after: Board, squares: list[Square], direction: Direction,
 
 
 def _check_stop(board: Board, placement: Placement, add) -> None:
-    """Alfapet stop tile: right after the end of a word on the board; the new word starts next to it."""
-    stop = placement.stop_tile
-    assert stop is not None
-    s = stop.square
-    ends_across = board.has_letter(s.step(Direction.ACROSS, -1))
-    ends_down = board.has_letter(s.step(Direction.DOWN, -1))
-    if not (ends_across or ends_down):
-        add(ProblemCode.BAD_STOP_TILE, f"a stop tile on {s.name} must lie right after the end of a word")
+    """Alfapet stop tile (seeds 000/001): "Pelaaja aloittaa pelivuoronsa asettamalla pysäytyslaatan pelilaudalla
+    olevan sanan perään ... Uuden sanan voi muodostaa vaakasuoraan pysäytyslaatan jälkeen tai pystysuoraan sen alle."
+    / "lägga en svart bricka efter ett ord ... Antingen kan du lägga ett ord vågrätt efter den svarta brickan, eller
+    lodrätt under den." The black tile lies right after the last letter of a word in the word's direction (right of
+    an across word, below a down word; ../shared/RULES.md §1.4 [R]); the new word starts right after it (across) or
+    right below it (down). One stop tile per turn."""
+    stops = [t for t in placement.tiles if t.is_stop]
+    if len(stops) > 1:
+        add(ProblemCode.BAD_STOP_TILE, f"{len(stops)} stop tiles in one turn; a turn lays one")
+    s = stops[0].square
+    ends_word = False
+    for direction in (Direction.ACROSS, Direction.DOWN):
+        last = s.step(direction, -1)
+        if board.has_letter(last) and len(board.run(last, direction)) >= 2:
+            ends_word = True
+    if not ends_word:
+        add(ProblemCode.BAD_STOP_TILE,
+            f"a stop tile on {s.name} must lie right after the last letter of a word (to its right, or below it)")
     first = min(t.square for t in placement.letter_tiles)
-    if first not in (s.step(Direction.ACROSS), s.step(Direction.DOWN)):
+    if first != s.step(placement.direction):
         add(ProblemCode.BAD_STOP_TILE, f"the new word must start right after or right below the stop tile on {s.name}")
+
+
+def _check_old_stops(board: Board, after: Board, placement: Placement, add) -> None:
+    """"Tämän pelivuoron päätyttyä ei pysäytyslaatasta voi enää aloittaa sanoja." / "Ingen annan spelare får lägga
+    ett ord efter eller under den svarta brickan." (seeds 000/001): once its turn is over, no word may start from a
+    stop tile, i.e. no new tile right after or right below it may begin a word. Extending the word already lying
+    there at its far end starts nothing new and is allowed."""
+    for tile in placement.letter_tiles:
+        for direction in (Direction.ACROSS, Direction.DOWN):
+            before = board.get(tile.square.step(direction, -1))
+            if before is not None and before.is_stop and len(after.run(tile.square, direction)) >= 2:
+                where = "after" if direction is Direction.ACROSS else "below"
+                add(ProblemCode.BAD_STOP_TILE,
+                    f"no word may start {where} the stop tile on {tile.square.step(direction, -1).name} "
+                    "once the turn that laid it is over")
