@@ -517,14 +517,19 @@ class Flow:
         tiles = event.text.strip().upper()
         move = Exchange(tiles) if tiles and not tiles.isdigit() else Exchange(count=int(tiles or 0))
         self._resume_clock()
-        self._record(move, player=player, extra={"source": "camera" if self.s.pending else "manual"})
+        self._record(move, player=player, extra={"source": "camera" if self.s.pending else "manual",
+                                                 **self._photo_extra()})
         return self._after_turn(player)
 
     def _pass(self, event: FlowEvent) -> State:
         player = self.s.pending.player if self.s.pending else self.game.to_move
         self._resume_clock()
-        self._record(Pass(), player=player)
+        self._record(Pass(), player=player, extra=self._photo_extra())
         return self._after_turn(player)
+
+    def _photo_extra(self) -> dict[str, Any]:
+        """The photo a camera-read exchange or pass was seen in (the archive keeps it with the move)."""
+        return {"photo": self.s.pending.photo} if self.s.pending and self.s.pending.photo else {}
 
     def _manual_entry(self, event: FlowEvent) -> State:
         if self.c.clock is not None and not self.c.clock.paused:
