@@ -47,6 +47,10 @@ from typing import Any
 
 from device.errors import ConfigError
 from device.paths import config_file
+from engine.inputs import MAX_NAME_CHARS, clean_name, finite_number, short_repr
+
+#: A configuration file is a few hundred bytes; anything near this is not one.
+MAX_CONFIG_BYTES = 256 * 1024
 
 GAMES = ("scrabble", "alfapet", "ordskifte", "keywords")
 CLOCKS = ("none", "chess", "turn", "round")
@@ -167,6 +171,8 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
             raise ConfigError(f"{str(path)!r}: no such configuration file; create it or leave out --config")
         return Config()
     try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{str(path)!r}: {path.stat().st_size:,} bytes is too big for a configuration file")
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{str(path)!r}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
@@ -176,10 +182,16 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
 
 
 def parse_config(text: str, source: str = "config.toml") -> Config:
+    if len(text) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source}: {len(text):,} characters is too big for a configuration file")
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    except ValueError:  # tomllib's int() of a number with thousands of digits
+        raise ConfigError(f"{source}: not valid TOML: a number has too many digits") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: not valid TOML: nested too deeply") from None
     _check_keys(raw, source, "", ("game", "ui", "camera", "storage", "hardware"))
     game = _parse_game(_table(raw, "game", source), source, "game")
     ui = _parse_ui(_table(raw, "ui", source), source)
@@ -196,7 +208,7 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
 # -- validation helpers ---------------------------------------------------------------------------
 
 def _fail(source: str, setting: str, value: Any, problem: str) -> ConfigError:
-    return ConfigError(f"{source}: {setting} = {value!r}: {problem}")
+    return ConfigError(f"{source}: {setting} = {short_repr(value)}: {problem}")
 
 
 def _table(raw: Mapping[str, Any], name: str, source: str) -> dict[str, Any]:
@@ -234,9 +246,11 @@ def _number(table: Mapping[str, Any], key: str, default: float, source: str, sec
     kinds = (int,) if integer else (int, float)
     if isinstance(value, bool) or not isinstance(value, kinds):
         raise _fail(source, f"{section}.{key}", value, "must be a whole number" if integer else "must be a number")
-    if value < low or (high is not None and value > high):
+    try:
+        finite_number(value, key, low=low, high=high)
+    except ValueError:
         limit = f"between {low:g} and {high:g}" if high is not None else f">= {low:g}"
-        raise _fail(source, f"{section}.{key}", value, f"must be {limit}")
+        raise _fail(source, f"{section}.{key}", value, f"must be a finite number {limit}") from None
     return value
 
 
@@ -251,8 +265,13 @@ def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSetting
         raise _fail(source, f"{section}.language", language,
                     f"no tile set for this language; expected one of {', '.join(sorted(LANGUAGE_TILESETS))}")
     players = table.get("players", ["Player 1", "Player 2"])
-    if not isinstance(players, list | tuple) or not all(isinstance(p, str) and p.strip() for p in players):
+    if not isinstance(players, list | tuple) or not all(isinstance(p, str) and clean_name(p) for p in players):
         raise _fail(source, f"{section}.players", players, "must be a list of names, e.g. [\"Ann\", \"Bob\"]")
+    if any(len(p.strip()) > MAX_NAME_CHARS for p in players):
+        raise _fail(source, f"{section}.players", players, f"a name has at most {MAX_NAME_CHARS} characters")
+    players = [clean_name(p) for p in players]  # no line breaks or control characters on screens and records
+    if len({p.casefold() for p in players}) != len(players):
+        raise _fail(source, f"{section}.players", players, "two players have the same name; tell them apart")
     low = 1 if game in ("scrabble", "alfapet") else 2
     high = 2 if game == "keywords" else 4
     if not low <= len(players) <= high:
@@ -273,14 +292,33 @@ def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSetting
     if timer_seconds and not 10 <= timer_seconds <= 600:
         raise _fail(source, f"{section}.timer_seconds", timer_seconds, "must be 0 (default) or 10 to 600 seconds")
     target_score = _number(table, "target_score", 0, source, section, low=0, high=1000, integer=True)
+    layout = _data_name(table, "layout", "layouts", source, section)
+    tileset = _data_name(table, "tileset", "tilesets", source, section)
     return GameSettings(
         game=game, language=language, players=tuple(p.strip() for p in players), rack_size=rack_size,
         clock=clock, minutes=minutes, challenge_rule=challenge,
-        layout=_text(table, "layout", "", source, section), tileset=_text(table, "tileset", "", source, section),
+        layout=layout, tileset=tileset,
         board_profile=_text(table, "board_profile", "", source, section),
         lexicon=_text(table, "lexicon", "", source, section), lettered_rows=lettered,
         timer_seconds=timer_seconds, target_score=target_score,
     )
+
+
+def _data_name(table: Mapping[str, Any], key: str, kind: str, source: str, section: str) -> str:
+    """A layout or tile-set name: "" (the game's default), a built-in name or the user's own .toml file;
+    unknown names are refused with the known ones, and files are validated now, as GameSettings.rules loads them."""
+    value = _text(table, key, "", source, section)
+    if not value:
+        return value
+    from engine.errors import DataFileError
+    from engine.layout import load_layout
+    from engine.tiles import load_tileset
+
+    try:
+        (load_layout if kind == "layouts" else load_tileset)(value)
+    except DataFileError as exc:
+        raise _fail(source, f"{section}.{key}", value, str(exc)) from None
+    return value
 
 
 def _parse_ui(table: dict[str, Any], source: str) -> UiSettings:

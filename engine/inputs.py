@@ -52,7 +52,7 @@ def finite_number(value: Any, what: str, *, low: float | None = None, high: floa
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{what} = {value!r}: must be a number")
     if isinstance(value, int) and value.bit_length() > 60:
-        raise ValueError(f"{what} = {_short(value)}: too large")
+        raise ValueError(f"{what} = {short_repr(value)}: too large")
     if not math.isfinite(value):
         raise ValueError(f"{what} = {value!r}: must be a finite number")
     if (low is not None and value < low) or (high is not None and value > high):
@@ -62,7 +62,8 @@ def finite_number(value: Any, what: str, *, low: float | None = None, high: floa
     return float(value)
 
 
-def _short(value: Any) -> str:
+def short_repr(value: Any) -> str:
+    """``repr(value)`` cut to 60 characters; safe for integers of any size."""
     text = repr(value) if not isinstance(value, int) or value.bit_length() <= 100 else "a number with over 30 digits"
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -17,6 +17,9 @@ from engine._data import available_names, find_data_file, read_toml
 from engine.errors import DataFileError
 from engine.squares import Square
 
+#: Largest board a layout may describe (Alfapet's is 17x17).
+MAX_SIZE = 25
+
 
 class Premium(enum.Enum):
     NONE = "."
@@ -80,6 +83,8 @@ def available_layouts(extra_dirs: Iterable[Path] = ()) -> list[str]:
 def layout_from_text(name: str, text: str, centre_premium: str = ".", provisional: bool = False,
                      source: str = "<layout>") -> Layout:
     """Build a layout from an ASCII grid (see ``engine/data/layouts/*.toml`` for the codes)."""
+    if len(text) > MAX_SIZE * MAX_SIZE * 4 + 1000:
+        raise DataFileError(f"layout {source!r}: the grid is too big (at most {MAX_SIZE}x{MAX_SIZE})")
     try:
         centre_kind = Premium(centre_premium)
     except ValueError:
@@ -111,14 +116,19 @@ def layout_from_text(name: str, text: str, centre_premium: str = ".", provisiona
         grid.append(tuple(row))
     if size == 0:
         raise DataFileError(f"layout {source!r}: the grid is empty")
+    if size > MAX_SIZE:
+        raise DataFileError(f"layout {source!r}: {size}x{size} squares; at most {MAX_SIZE}x{MAX_SIZE}")
     if centre is None:
         centre = Square(size // 2, size // 2)
     return Layout(name=name, grid=tuple(grid), centre=centre, provisional=provisional, source=source)
 
 
 def layout_from_mapping(data: Mapping, source: str = "<layout>") -> Layout:
-    if "grid" not in data or "name" not in data:
+    if not isinstance(data, Mapping) or "grid" not in data or "name" not in data:
         raise DataFileError(f"layout {source!r}: needs 'name' and 'grid'")
+    for key in ("name", "grid", "centre_premium"):
+        if key in data and not isinstance(data[key], str):
+            raise DataFileError(f"layout {source!r}: {key} must be text")
     return layout_from_text(
         str(data["name"]),
         str(data["grid"]),

@@ -94,27 +94,45 @@ def tileset_from_mapping(data: Mapping, source: str = "<tileset>") -> TileSet:
     def fail(what: str) -> DataFileError:
         return DataFileError(f"tile set {source!r}: {what}")
 
-    try:
-        name, game, language = str(data["name"]), str(data["game"]), str(data["language"])
-        alphabet = str(data.get("alphabet", ""))
-        rack_size = int(data.get("rack_size", 7))
-        tiles = data["tiles"]
-    except KeyError as exc:
-        raise fail(f"missing key {exc.args[0]!r}") from None
+    def small(entry: object) -> bool:  # [count, value]: at most 1000 tiles of a kind, worth -1000 to 1000
+        return (isinstance(entry, list) and len(entry) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) and -1000 <= x <= 1000 for x in entry)
+                and entry[0] >= 0)
+
+    if not isinstance(data, Mapping):
+        raise fail("must be a table")
+    for key in ("name", "game", "language"):
+        if key not in data:
+            raise fail(f"missing key {key!r}")
+        if not isinstance(data[key], str) or not 0 < len(data[key]) <= 64:
+            raise fail(f"{key} must be text of 1 to 64 characters")
+    name, game, language = data["name"], data["game"], data["language"]
+    alphabet = data.get("alphabet", "")
+    rack_size = data.get("rack_size", 7)
+    tiles = data.get("tiles")
+    if not isinstance(alphabet, str) or len(alphabet) > 200:
+        raise fail("alphabet must be text")
+    if isinstance(rack_size, bool) or not isinstance(rack_size, int) or not 1 <= rack_size <= 20:
+        raise fail(f"rack_size must be a whole number from 1 to 20, got {rack_size!r}"[:200])
+    if not isinstance(tiles, Mapping) or not tiles:
+        raise fail("needs a [tiles] table of LETTER = [count, value]")
     counts: dict[str, int] = {}
     values: dict[str, int] = {}
     for letter, entry in tiles.items():
         if len(letter) != 1 or not letter.isalpha() or letter != letter.upper():
-            raise fail(f"tile {letter!r} is not a single upper-case letter")
-        if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(x, int) for x in entry)):
-            raise fail(f"tile {letter!r} must be [count, value], got {entry!r}")
+            raise fail(f"tile {letter[:20]!r} is not a single upper-case letter")
+        if not small(entry):
+            raise fail(f"tile {letter!r} must be [count, value] (count 0-1000, value -1000 to 1000), "
+                       f"got {entry!r}"[:300])
         counts[letter], values[letter] = entry
     special = data.get("special", {})
+    if not isinstance(special, Mapping):
+        raise fail("special must be a table")
     extra = {}
     for kind in ("blank", "stop", "arrow"):
         entry = special.get(kind, [0, 0])
-        if not (isinstance(entry, list) and len(entry) == 2):
-            raise fail(f"special tile {kind!r} must be [count, value], got {entry!r}")
+        if not small(entry):
+            raise fail(f"special tile {kind!r} must be [count, value], got {entry!r}"[:300])
         extra[kind] = int(entry[0])
     unknown = set(special) - {"blank", "stop", "arrow"}
     if unknown:
@@ -133,6 +151,6 @@ def tileset_from_mapping(data: Mapping, source: str = "<tileset>") -> TileSet:
         provisional=bool(data.get("provisional", False)),
         source=source,
     )
-    if "total" in data and int(data["total"]) != tileset.total:
+    if "total" in data and data["total"] != tileset.total:
         raise fail(f"declares total = {data['total']} but its tiles add up to {tileset.total}")
     return tileset

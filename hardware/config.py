@@ -36,6 +36,7 @@ Example ``config.toml`` table (pins are BCM GPIO numbers; ``"GPIO17"`` and heade
 from __future__ import annotations
 
 import enum
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -53,6 +54,11 @@ BOARD_TO_BCM = {
     36: 16, 37: 26, 38: 20, 40: 21,
 }  # fmt: skip
 GPIO_PINS = range(0, 28)
+
+#: Longest hold or debounce time accepted, in seconds.
+MAX_SECONDS = 60
+#: Largest camera frame side accepted (the Pi's sensors are at most 9152 pixels wide).
+MAX_CAMERA_PIXELS = 16384
 
 PIN_HELP = "use a BCM GPIO number 0-27 (e.g. 17), 'GPIO17' or a header position 'BOARD11'"
 
@@ -108,7 +114,8 @@ class _Parser:
         self.used: dict[int, str] = {}
 
     def fail(self, setting: str, value: Any, problem: str) -> ConfigurationError:
-        return ConfigurationError(f"{self.source}: {setting} = {value!r}: {problem}")
+        shown = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else "(a huge number)"
+        return ConfigurationError(f"{self.source}: {setting} = {shown[:80]}: {problem}")
 
     def table(self, value: Any, name: str, allowed: tuple[str, ...]) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
@@ -122,8 +129,9 @@ class _Parser:
     def number(self, name: str, value: Any, *, allow_none: bool = False) -> float | None:
         if value is None and allow_none:
             return None
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise self.fail(name, value, "must be a number of seconds >= 0")
+        if (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
+                or not 0 <= value <= MAX_SECONDS):
+            raise self.fail(name, value, f"must be a number of seconds from 0 to {MAX_SECONDS}")
         return float(value)
 
     def pin(self, name: str, value: Any) -> int:
@@ -131,7 +139,7 @@ class _Parser:
         if isinstance(value, int) and not isinstance(value, bool):
             number = value if value in GPIO_PINS else None
         elif isinstance(value, str):
-            match = re.fullmatch(r"(GPIO|BCM|BOARD|)(\d+)", value.strip().upper())
+            match = re.fullmatch(r"(GPIO|BCM|BOARD|)([0-9]{1,3})", value.strip().upper())
             if match and match[1] == "BOARD":
                 number = BOARD_TO_BCM.get(int(match[2]))
             elif match and int(match[2]) in GPIO_PINS:
@@ -209,13 +217,15 @@ class _Parser:
         if kind in ("replay", "still") and path is None:
             raise self.fail("hardware.camera.path", None, f"a {kind} camera needs a path")
         device = table.get("device", 0)
-        if isinstance(device, bool) or not isinstance(device, int | str):
+        if (isinstance(device, bool) or not isinstance(device, int | str)
+                or (isinstance(device, int) and not 0 <= device <= 255) or len(str(device)) > 255):
             raise self.fail("hardware.camera.device", device, "must be a camera number or a device path")
         size = []
         for key in ("width", "height"):
             value = table.get(key)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
-                raise self.fail(f"hardware.camera.{key}", value, "must be a positive number of pixels")
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not 0 < value <= MAX_CAMERA_PIXELS):
+                raise self.fail(f"hardware.camera.{key}", value, f"must be 1 to {MAX_CAMERA_PIXELS} pixels")
             size.append(value)
         return CameraConfig(kind=kind, path=path, device=device, width=size[0], height=size[1])
 
