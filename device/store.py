@@ -29,7 +29,7 @@ from typing import Any
 from device.config import GameSettings
 from device.errors import DeviceError
 from engine.board import Board
-from engine.game import Game, GameEvent
+from engine.game import EndReason, Game, GameEvent, Outcome
 from engine.moves import (
     ChallengeBonus,
     Exchange,
@@ -174,6 +174,21 @@ class SavedGame:
     clock: dict[str, Any] | None
     finished: bool
     meta: dict[str, Any]
+
+    def outcome(self) -> Outcome | None:
+        """Why the game ended and who won (engine :meth:`Game.outcome`), with a triple-rule challenge's decision
+        (``meta["decided"]``) or a two-player loss on time (the clock's ``lost_on_time``) applied."""
+        if self.game is None or not self.finished:
+            return None
+        game = self.game.copy()
+        lost_on_time = (self.clock or {}).get("lost_on_time")
+        if self.meta.get("decided") is not None:
+            game.decide(int(self.meta["decided"]), EndReason.CHALLENGE)
+        elif lost_on_time is not None and len(game.players) == 2:
+            game.decide(1 - int(lost_on_time), EndReason.TIME)
+        elif not game.finished:
+            game.close(EndReason.AGREED)
+        return game.outcome()
 
 
 def _now_text() -> str:
@@ -361,7 +376,7 @@ class Store:
         if saved.game is None:
             raise StoreError(f"game {game_id} ({saved.settings.game}) has no GCG form; export the JSON record")
         text = write_gcg(saved.game, lexicon=lexicon or saved.settings.lexicon or None,
-                         lettered_rows=saved.settings.lettered_rows)
+                         lettered_rows=saved.settings.lettered_rows, outcome=saved.outcome())
         out = Path(path)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
@@ -382,6 +397,7 @@ class Store:
             "players": list(saved.settings.players),
             "finished": saved.finished,
             "scores": saved.game.scores if saved.game else None,
+            "outcome": outcome.to_dict() if (outcome := saved.outcome()) else None,
             "clock": saved.clock,
             "events": events,
         }
