@@ -104,7 +104,7 @@ class Response:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(eq=False)
 class Viewer:
     queue: asyncio.Queue[bytes]
 
@@ -237,6 +237,8 @@ class LiveServer:
             await self._send(writer, response, head=method == "HEAD")
         except (ConnectionError, TimeoutError):
             pass
+        except Exception:  # one viewer's failure is logged and ends only that connection
+            logging.getLogger("ordvakt.live").exception("request failed")
         finally:
             self.connections -= 1
             with contextlib.suppress(Exception):
