@@ -192,7 +192,7 @@ class ArchivedGame:
         """The engine game after the first ``events`` events (default all); only Scrabble and Alfapet."""
         if self.settings.game not in ("scrabble", "alfapet"):
             raise ArchiveError(f"game {self.id} is {self.settings.game}: it has no board")
-        game = Game(self.settings.rules(), list(self.settings.players))
+        game = Game(self.settings.rules(), list(self.settings.players), first=self.settings.first)
         game.replay(event_from_dict(r) for r in self.records[:events])
         return game
 

@@ -81,6 +81,8 @@ class GameSettings:
     timer_seconds: int = 0
     #: Keywords: the match is won at this total (0: the default, 30).
     target_score: int = 0
+    #: The player who starts (index into ``players``), as the start draw decided (device/start_draw.py).
+    first: int = 0
 
     def rules(self):
         """The engine :class:`~engine.rules.Rules` for Scrabble and Alfapet games."""
@@ -91,10 +93,8 @@ class GameSettings:
             options["layout"] = self.layout
         if self.tileset:
             options["tileset"] = self.tileset
-        if len(self.players) > 2 and self.game == "scrabble":
-            from engine.rules import RackAccounting
-
-            options["rack_accounting"] = RackAccounting.OWN_AND_SUM
+        # The rules for this many players (3-4 player Scrabble: the box rules' end; engine/data/rules/*.toml).
+        options["players"] = len(self.players)
         if self.game == "scrabble":
             return Rules.scrabble(self.language, rack_size=self.rack_size, **options)
         if self.game == "alfapet":
@@ -292,6 +292,7 @@ def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSetting
     if timer_seconds and not 10 <= timer_seconds <= 600:
         raise _fail(source, f"{section}.timer_seconds", timer_seconds, "must be 0 (default) or 10 to 600 seconds")
     target_score = _number(table, "target_score", 0, source, section, low=0, high=1000, integer=True)
+    first = _number(table, "first", 0, source, section, low=0, high=len(players) - 1, integer=True)
     layout = _data_name(table, "layout", "layouts", source, section)
     tileset = _data_name(table, "tileset", "tilesets", source, section)
     return GameSettings(
@@ -300,7 +301,7 @@ def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSetting
         layout=layout, tileset=tileset,
         board_profile=_text(table, "board_profile", "", source, section),
         lexicon=_text(table, "lexicon", "", source, section), lettered_rows=lettered,
-        timer_seconds=timer_seconds, target_score=target_score,
+        timer_seconds=timer_seconds, target_score=target_score, first=first,
     )
 
 

@@ -362,7 +362,7 @@ class Store:
         records = self.records(game_id)
         game = None
         if settings.game in ("scrabble", "alfapet"):
-            game = Game(settings.rules(), list(settings.players))
+            game = Game(settings.rules(), list(settings.players), first=settings.first)
             game.replay(event_from_dict(r) for r in records)
         clock = json.loads(row[2]) if row[2] else None
         return SavedGame(game_id, settings, game, records, clock, bool(row[1]), json.loads(row[3]))
