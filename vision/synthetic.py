@@ -334,7 +334,8 @@ def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int) 
 def background(kind: str, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     """A procedural table surface: ``wood``, ``cloth`` or ``carpet``."""
     h, w = shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = np.ogrid[0:h, 0:w]
+    yy, xx = yy.astype(np.float32), xx.astype(np.float32)
     if kind == "wood":
         angle = rng.uniform(0, math.pi)
         u = xx * math.cos(angle) + yy * math.sin(angle)
@@ -353,7 +354,7 @@ def background(kind: str, shape: tuple[int, int], rng: np.random.Generator) -> n
         img = base[None, None, :] + (weave + folds)[..., None]
     else:  # carpet
         base = np.float32(rng.uniform([90, 100, 110], [170, 180, 190]))
-        pile = rng.normal(0, 22, (h, w)).astype(np.float32)
+        pile = rng.standard_normal((h, w), dtype=np.float32) * np.float32(22)
         pile = cv2.GaussianBlur(pile, (0, 0), 1.2) * 1.8
         blotch = _smooth_noise(rng, shape, 30) * 8
         img = base[None, None, :] + (pile + blotch)[..., None]
@@ -362,22 +363,23 @@ def background(kind: str, shape: tuple[int, int], rng: np.random.Generator) -> n
 
 def _light(img: np.ndarray, rng: np.random.Generator, kind: str) -> np.ndarray:
     h, w = img.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = np.ogrid[0:h, 0:w]
+    yy, xx = yy.astype(np.float32), xx.astype(np.float32)
     angle = rng.uniform(0, 2 * math.pi)
     ramp = (xx * math.cos(angle) + yy * math.sin(angle)) / max(h, w)
     ramp = (ramp - ramp.min()) / max(float(np.ptp(ramp)), 1e-6)
     strength = rng.uniform(0.15, 0.5)
-    field = (1 - strength / 2) + strength * ramp
+    field = ((1 - strength / 2) + strength * ramp).astype(np.float32)
     gains = {"neutral": (1.0, 1.0, 1.0), "tungsten": (0.7, 0.95, 1.2), "warm": (0.8, 1.0, 1.15),
              "cool": (1.15, 1.0, 0.85)}[kind]
     exposure = rng.uniform(0.75, 1.15)
-    out = img.astype(np.float32) * field[..., None] * np.float32(gains) * exposure
-    return out
+    return img * field[..., None] * (np.float32(gains) * np.float32(exposure))
 
 
 def _shadow_band(img: np.ndarray, rng: np.random.Generator) -> None:
     h, w = img.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = np.ogrid[0:h, 0:w]
+    yy, xx = yy.astype(np.float32), xx.astype(np.float32)
     angle = rng.uniform(0, math.pi)
     u = xx * math.cos(angle) + yy * math.sin(angle)
     centre = rng.uniform(np.percentile(u, 25), np.percentile(u, 75))
@@ -406,7 +408,7 @@ def _hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray) -> None
 
 
 def _camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    out = img + rng.normal(0, rng.uniform(1.5, 5.0), img.shape).astype(np.float32)
+    out = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(rng.uniform(1.5, 5.0))
     out = np.clip(out, 0, 255).astype(np.uint8)
     sigma = rng.uniform(0, 1.3)
     if sigma > 0.3:
@@ -587,7 +589,7 @@ def _record_boards(path: Path, offset: int, grid: int):
                 continue
             rows[sq.row + offset][sq.col + offset] = cell.letter.lower() if cell.blank else cell.letter
         boards.append(["".join(r) for r in rows])
-    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines()]
+    lines = path.read_text(encoding="utf-8").splitlines()
     return rules, boards, lines
 
 

@@ -1,0 +1,422 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Find a board's playing grid anywhere in a camera frame, from its structure rather than its colours.
+
+Nothing here knows what colour a board is. The frame is shrunk (a power-of-two factor, so a 2 MP frame
+costs a few milliseconds), its colours are clustered, and every large compact region of one colour
+(the board's rim, its plain squares, a tablecloth...) gives a candidate quadrilateral, as does the whole
+frame. Each candidate is warped to a square and searched for the grid's lattice: n+1 evenly spaced thin
+lines (light or dark) per axis, with no such line just beyond either end, for n = 15 and 17. The best
+lattice wins when its contrast clears a floor measured on the frame itself; its corners are then pinned
+on the printed lines in bands near each side (which takes out perspective left over from the candidate).
+
+:func:`find_grid` returns the corners clockwise from the one nearest the frame's top-left; which of them
+is square A1 is decided elsewhere (the printed premium layout, or the previous frame's board).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.errors import BoardNotFound
+
+#: Width the frame is shrunk to (about) for the lattice search; candidates come from a smaller copy.
+WORK_WIDTH = 800
+#: Width of the copy searched for line segments.
+SEGMENT_WIDTH = 400
+#: Shortest segment kept, as a fraction of the searched copy's larger side.
+MIN_SEGMENT = 0.012
+#: Two line directions at least this many degrees apart are the grid's two families; a family takes
+#: segments up to FAMILY_SPREAD degrees from its peak (perspective fans a family's lines out).
+FAMILY_APART = 30
+FAMILY_SPREAD = 20
+VP_TRIALS = 300
+#: A segment agrees with a vanishing point when it points at it within about 1.5 degrees.
+VP_COS = float(np.cos(np.radians(1.5)))
+RING_WEIGHT = 0.5
+EDGE_WEIGHT = 0.25
+_DEBUG = False
+ASYM_WEIGHT = 0.3
+#: Side of the rectified picture the lattice is searched in.
+CANON = 320
+#: A lattice is believed only when its lines stand out this much (relative contrast, see _lattice_scores).
+MIN_CONTRAST = 0.12
+GRIDS = (15, 17)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A located grid: corners in frame pixels (clockwise), its size and how clearly its lines show."""
+
+    corners: np.ndarray
+    grid: int
+    contrast: float
+    candidates: int
+
+
+def _shrink(frame: np.ndarray, width: int) -> tuple[np.ndarray, float]:
+    h, w = frame.shape[:2]
+    factor = 1 << max(0, int(np.floor(np.log2(max(w, 1) / width))))
+    if factor == 1:
+        return frame, 1.0
+    small = cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+    return small, small.shape[1] / w
+
+
+def clockwise(pts: np.ndarray) -> np.ndarray:
+    """Four points in clockwise order (on screen, y down), starting from the one nearest the top-left."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angle = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    ordered = pts[np.argsort(angle)]
+    start = int(np.argmin(ordered.sum(axis=1)))
+    return np.roll(ordered, -start, axis=0)
+
+
+def line_response(grey: np.ndarray, size: int = 5) -> np.ndarray:
+    """Thin lines, light or dark: top-hat plus black-hat with a ``size`` kernel (float32)."""
+    kernel = np.ones((size, size), np.uint8)
+    top = cv2.morphologyEx(grey, cv2.MORPH_TOPHAT, kernel)
+    black = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, kernel)
+    return cv2.add(top, black).astype(np.float32)
+
+
+def axis_responses(grey: np.ndarray, size: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """(vertical, horizontal) line responses: thin lines of either polarity plus step edges across the
+    axis (a grid's outer line often merges into the rim and shows only as an edge)."""
+    thin = line_response(grey, size)
+    gx = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)) * EDGE_WEIGHT
+    gy = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)) * EDGE_WEIGHT
+    return thin + gx, thin + gy
+
+
+def _lattice_scores(profile: np.ndarray, n: int, starts: np.ndarray, pitches: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Score every (pitch, start) lattice of n+1 lines in a 1-D line profile; returns (score, start, pitch)
+    of the candidates that fit in the profile.
+
+    Each line is compared with the two mid-lines beside it (local contrast in -1..1), so a texture that
+    responds everywhere (carpet) scores nothing, and the lattice is as good as the median and the lower
+    quartile of its lines: a column of tiles or a strong board edge is one outlier among n lines. A line
+    one pitch beyond either end (the lattice slipped, or is too small for the board) costs score."""
+    length = len(profile)
+    p, st = np.broadcast_arrays(pitches[:, None], starts[None, :])
+    p, st = p.ravel(), st.ravel()
+    half = np.arange(-3, 2 * n + 4, dtype=np.float32) / 2  # -1.5 .. n+1.5 in half pitches
+    pos = st[:, None] + half[None, :] * p[:, None]
+    ok = (pos[:, 2] >= 0) & (pos[:, -3] <= length - 1)
+    pos, p, st = pos[ok], p[ok], st[ok]
+    fine = np.interp(np.arange(2 * length - 1, dtype=np.float32) / 2, np.arange(length), profile).astype(np.float32)
+    vals = fine[np.clip(np.rint(pos * 2).astype(np.int32), 0, 2 * length - 2)]
+    outside = (pos < 0) | (pos > length - 1)
+    lines, mids = vals[:, 1::2], vals[:, 0::2]  # lines k = -1..n+1; mids k = -1.5..n+1.5
+    side = np.maximum(mids[:, :-1], mids[:, 1:])
+    contrast = (lines[:, 1:-1] - side[:, 1:-1]) / (lines[:, 1:-1] + side[:, 1:-1] + 1.0)
+    contrast = np.sort(contrast, axis=1)
+    beyond = (lines[:, [0, -1]] - side[:, [0, -1]]) / (lines[:, [0, -1]] + side[:, [0, -1]] + 1.0)
+    beyond = np.where(outside[:, [1, -2]], 0.0, beyond).max(axis=1)
+    score = 0.5 * contrast[:, (n + 1) // 2] + 0.5 * contrast[:, (n + 1) // 4] - 0.5 * np.maximum(beyond, 0)
+    return score, st, p
+
+
+def fit_lattice(profile: np.ndarray, n: int, pitch_lo: float, pitch_hi: float) -> tuple[float, float, float]:
+    """(score, start, pitch) of the best lattice of n+1 lines in a 1-D line profile, coarse then fine."""
+    length = len(profile)
+    smooth = cv2.GaussianBlur(profile.reshape(1, -1), (0, 0), 1.0).ravel()
+    pitches = np.geomspace(pitch_lo, pitch_hi, max(2, int(np.log(pitch_hi / pitch_lo) / 0.012) + 1)).astype(np.float32)
+    starts = np.arange(0, max(1.0, length - n * pitch_lo), 1.0, dtype=np.float32)
+    score, st, p = _lattice_scores(smooth, n, starts, pitches)
+    if len(score) == 0:
+        return -1.0, 0.0, pitch_lo
+    best = int(np.argmax(score))
+    s0, p0 = float(st[best]), float(p[best])
+    score, st, p = _lattice_scores(smooth, n, np.float32(s0 + np.linspace(-1.5, 1.5, 13)),
+                                   np.float32(p0 * (1 + np.linspace(-0.012, 0.012, 9))))
+    if len(score) == 0:
+        return -1.0, s0, p0
+    best = int(np.argmax(score))
+    return float(score[best]), float(st[best]), float(p[best])
+
+
+def refine_grid(work_grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int = 16, passes: int = 2):
+    """Pin a grid guess on its printed lines in bands near each side (corrects perspective and skew).
+
+    Returns (corners, contrast)."""
+    contrast = 0.0
+    for _ in range(passes):
+        m = cell_px  # one cell of margin
+        side = n * cell_px
+        size = side + 2 * m
+        dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
+        hom = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+        warped = cv2.warpPerspective(work_grey, hom, (size, size), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REFLECT)
+        resp = axis_responses(warped, max(3, cell_px // 3) | 1)
+        band = max(2, int(round(n * 0.4))) * cell_px
+        fits = []
+        for lo, hi in ((m, m + band), (m + side - band, m + side)):
+            cols, rows = _band_profiles(resp, lo, hi)
+            fits.append((fit_near(cols, n, m, cell_px), fit_near(rows, n, m, cell_px), (lo + hi) / 2))
+        (xt, pt, s1), (yl, ql, s2), c_near = fits[0]
+        (xb, pb, s3), (yr, qr, s4), c_far = fits[1]
+        contrast = min(s1, s2, s3, s4)
+        left = ((xt, c_near), (xb, c_far))
+        right = ((xt + n * pt, c_near), (xb + n * pb, c_far))
+        top = ((c_near, yl), (c_far, yr))
+        bottom = ((c_near, yl + n * ql), (c_far, yr + n * qr))
+        canon = np.float32([_cross(left, top), _cross(right, top), _cross(right, bottom), _cross(left, bottom)])
+        corners = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(hom)).reshape(4, 2)
+    return corners.astype(np.float32), contrast
+
+
+def fit_near(profile: np.ndarray, n: int, start: float, pitch: float) -> tuple[float, float, float]:
+    """(start, pitch, score) of the best lattice within half a cell and 4 % pitch of a guess."""
+    starts = np.float32(start + pitch * np.linspace(-0.45, 0.45, 19))
+    pitches = np.float32(pitch * (1 + np.linspace(-0.04, 0.04, 17)))
+    score, st, p = _lattice_scores(profile, n, starts, pitches)
+    if len(score) == 0:
+        return start, pitch, -1.0
+    best = int(np.argmax(score))
+    s0, p0 = float(st[best]), float(p[best])
+    score, st, p = _lattice_scores(profile, n, np.float32(s0 + pitch * np.linspace(-0.05, 0.05, 11)),
+                                   np.float32(p0 * (1 + np.linspace(-0.005, 0.005, 11))))
+    if len(score) == 0:
+        return s0, p0, -1.0
+    best = int(np.argmax(score))
+    return float(st[best]), float(p[best]), float(score[best])
+
+
+def _cross(a: tuple, b: tuple) -> tuple[float, float]:
+    (x1, y1), (x2, y2) = a
+    (x3, y3), (x4, y4) = b
+    den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    if abs(den) < 1e-9:
+        return (x1, y3)
+    t = ((x1 - x3) * (y3 - y4) - (y1 - y3) * (x3 - x4)) / den
+    return (x1 + t * (x2 - x1), y1 + t * (y2 - y1))
+
+
+def _band_profiles(resp: tuple[np.ndarray, np.ndarray], lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """Vertical-line profile over rows lo:hi and horizontal-line profile over columns lo:hi, from the
+    (vertical, horizontal) line responses.
+
+    Each profile value is the mean of the lower 60 % of its column's values: a grid line is there all
+    along (under tiles the gap between two tiles continues it), while a letter or a premium square's
+    print is a blob in part of the column, so the blobs fall in the discarded top."""
+    keep = max(1, int(0.6 * (hi - lo)))
+    cols = np.partition(resp[0][lo:hi], keep, axis=0)[:keep].mean(axis=0)
+    rows = np.partition(resp[1][:, lo:hi], keep, axis=1)[:, :keep].mean(axis=1)
+    return cols, rows
+
+
+def _segments(grey: np.ndarray) -> np.ndarray:
+    """Line segments (x1, y1, x2, y2) of at least a few pixels."""
+    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
+    found = lsd.detect(grey)[0]
+    if found is None:
+        return np.zeros((0, 4), np.float32)
+    segs = found.reshape(-1, 4)
+    length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    return segs[length >= MIN_SEGMENT * max(grey.shape)]
+
+
+def _families(segs: np.ndarray) -> list[np.ndarray]:
+    """Indices of the segments of the two strongest directions (length-weighted angle histogram)."""
+    dx, dy = segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]
+    length = np.hypot(dx, dy)
+    angle = np.degrees(np.arctan2(dy, dx)) % 180
+    hist = np.bincount(angle.astype(int) % 180, weights=length, minlength=180)
+    smooth = np.convolve(np.concatenate([hist[-6:], hist, hist[:6]]), np.hanning(9), mode="same")[6:-6]
+    first = int(np.argmax(smooth))
+    apart = np.abs(((np.arange(180) - first) + 90) % 180 - 90)
+    second = int(np.argmax(np.where(apart >= FAMILY_APART, smooth, -1)))
+    out = []
+    for peak in (first, second):
+        d = np.abs(((angle - peak) + 90) % 180 - 90)
+        out.append(np.nonzero(d <= FAMILY_SPREAD)[0])
+    return out
+
+
+def _homogeneous_lines(segs: np.ndarray) -> np.ndarray:
+    p = np.column_stack([segs[:, 0], segs[:, 1], np.ones(len(segs))])
+    q = np.column_stack([segs[:, 2], segs[:, 3], np.ones(len(segs))])
+    lines = np.cross(p, q)
+    return lines / np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
+
+
+def _vanishing_point(segs: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The point (homogeneous) the family's lines meet at, and which segments agree with it.
+
+    RANSAC over pairs of long segments, scored by the length of the segments pointing at the
+    candidate within a small angle; then least squares over those."""
+    lines = _homogeneous_lines(segs)
+    mid = np.column_stack([(segs[:, 0] + segs[:, 2]) / 2, (segs[:, 1] + segs[:, 3]) / 2])
+    direction = np.column_stack([segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]])
+    length = np.linalg.norm(direction, axis=1)
+    direction = direction / length[:, None]
+    order = np.argsort(-length)[:60]
+    pairs = rng.integers(0, len(order), (VP_TRIALS, 2))
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    cands = np.cross(lines[order[pairs[:, 0]]], lines[order[pairs[:, 1]]])
+
+    def agreement(vps: np.ndarray) -> np.ndarray:
+        # Direction from each midpoint to each vanishing point (points at infinity: their direction).
+        to = vps[:, None, :2] - mid[None, :, :] * vps[:, None, 2:3]
+        norm = np.linalg.norm(to, axis=2) + 1e-12
+        cos = np.abs((to * direction[None]).sum(axis=2)) / norm
+        return cos >= VP_COS
+
+    if len(cands) == 0:
+        return np.array([0.0, 0.0, 0.0]), np.zeros(len(segs), bool)
+    votes = (agreement(cands) * length[None, :]).sum(axis=1)
+    best = cands[int(np.argmax(votes))]
+    inliers = agreement(best[None])[0]
+    if inliers.sum() >= 3:
+        w = length[inliers]
+        a = lines[inliers] * w[:, None]
+        _, _, vt = np.linalg.svd(a.T @ lines[inliers])
+        refined = vt[-1]
+        if agreement(refined[None])[0].sum() >= inliers.sum() * 0.9:
+            best = refined
+            inliers = agreement(best[None])[0]
+    return best, inliers
+
+
+def _rectifier(v1: np.ndarray, v2: np.ndarray, centre: np.ndarray) -> np.ndarray | None:
+    """Homography sending the two vanishing points to infinity, family 1 lines vertical, family 2 horizontal."""
+    shift = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]], np.float64)
+    a, b = shift @ v1, shift @ v2
+    horizon = np.cross(a, b)
+    if abs(horizon[2]) < 1e-12:
+        return None
+    horizon = horizon / horizon[2]
+    proj = np.array([[1, 0, 0], [0, 1, 0], horizon], np.float64)
+    d1, d2 = proj @ a, proj @ b
+    basis = np.array([[d2[0], d1[0]], [d2[1], d1[1]]], np.float64)  # columns: new x axis, new y axis
+    if abs(np.linalg.det(basis)) < 1e-12:
+        return None
+    affine = np.eye(3)
+    affine[:2, :2] = np.linalg.inv(basis)
+    return affine @ proj @ shift
+
+
+def _grid_from_segments(work: np.ndarray, segs: np.ndarray, seg_scale: float, grids: tuple[int, ...],
+                        rng: np.random.Generator, trace: list | None = None):
+    """(score, n, corners in work pixels) of the best lattice, or None.
+
+    The segments (in a copy ``seg_scale`` the size of the work image) give the two line families and
+    their vanishing points; the work image is warped so that both families run straight along the
+    axes, and the lattice is searched on median line profiles of that picture."""
+    fams = _families(segs)
+    if any(len(f) < 4 for f in fams):
+        return None
+    vps, members = [], []
+    for fam in fams:
+        vp, inl = _vanishing_point(segs[fam], rng)
+        vps.append(vp)
+        members.append(fam[inl])
+    if any(len(m) < 4 for m in members):
+        return None
+    centre = segs[:, :2].mean(axis=0)
+    rect = _rectifier(vps[0], vps[1], centre)
+    if rect is None:
+        return None
+    inliers = segs[np.concatenate(members)]
+    pts = np.concatenate([inliers[:, :2], inliers[:, 2:]]).reshape(-1, 1, 2).astype(np.float64)
+    mapped = cv2.perspectiveTransform(pts, rect).reshape(-1, 2)
+    lo, hi = np.percentile(mapped, 2, axis=0), np.percentile(mapped, 98, axis=0)
+    span = np.maximum(hi - lo, 1e-6)
+    lo, hi = lo - 0.12 * span, hi + 0.12 * span
+    to_canvas = np.array([[CANON / (hi[0] - lo[0]), 0, -lo[0] * CANON / (hi[0] - lo[0])],
+                          [0, CANON / (hi[1] - lo[1]), -lo[1] * CANON / (hi[1] - lo[1])], [0, 0, 1]])
+    from_work = to_canvas @ rect @ np.diag([seg_scale, seg_scale, 1.0])
+    canvas = cv2.warpPerspective(work, from_work, (CANON, CANON), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    resp = axis_responses(cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY), 5)
+    lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB).astype(np.float32)
+    a, b = int(0.2 * CANON), int(0.8 * CANON)
+    cols, rows = _band_profiles(resp, a, b)
+    best = None
+    for n in grids:
+        p_lo, p_hi = CANON / (n + 10), CANON / (n - 1.0)
+        sx, x0, px = fit_lattice(cols, n, p_lo, p_hi)
+        sy, y0, py = fit_lattice(rows, n, p_lo, p_hi)
+        # A rim one cell wide looks like one more line: the lattice one cell over scores as well, so
+        # the neighbours are judged too, on what only the true grid has (lines across its outer ring,
+        # a symmetric premium pattern).
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                lx, ly = x0 + dx * px, y0 + dy * py
+                if lx < 0 or ly < 0 or lx + n * px > CANON - 1 or ly + n * py > CANON - 1:
+                    continue
+                line = min(_lattice_scores(cols, n, np.float32([lx]), np.float32([px]))[0].tolist() or [-1.0])
+                line = min(line, *(_lattice_scores(rows, n, np.float32([ly]), np.float32([py]))[0].tolist() or [-1.0]))
+                ring = _ring_contrast(resp, n, lx, px, ly, py)
+                asym = _asymmetry(lab, n, lx, px, ly, py)
+                score = line + RING_WEIGHT * ring - ASYM_WEIGHT * asym
+                if trace is not None:
+                    trace.append((n, dx, dy, round(line, 3), round(ring, 3), round(asym, 3), round(score, 3)))
+                if best is None or score > best[0]:
+                    canon = np.float64([[lx, ly], [lx + n * px, ly], [lx + n * px, ly + n * py], [lx, ly + n * py]])
+                    corners = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(from_work)).reshape(4, 2)
+                    best = (score, n, corners.astype(np.float32), line)
+    return best
+
+
+def _ring_contrast(resp: np.ndarray, n: int, x0: float, px: float, y0: float, py: float) -> float:
+    """How clearly the grid lines cross the outer ring of cells (min over the four sides, -1..1).
+
+    On a true grid the lines run to its border; one ring too far out lies on the board's plain rim."""
+    values = []
+    for axis in (0, 1):
+        start, pitch, other0, other_p = (x0, px, y0, py) if axis == 0 else (y0, py, x0, px)
+        for ring in (0, n - 1):
+            lo = int(round(other0 + (ring + 0.2) * other_p))
+            hi = max(int(round(other0 + (ring + 0.8) * other_p)), lo + 1)
+            band = resp[0][lo:hi] if axis == 0 else resp[1][:, lo:hi].T
+            prof = cv2.GaussianBlur(band.mean(axis=0).reshape(1, -1), (0, 0), 1.2).ravel()
+            xs = start + np.arange(1, n) * pitch
+            on = np.interp(xs, np.arange(len(prof)), prof)
+            off = np.interp(xs - pitch / 2, np.arange(len(prof)), prof)
+            off2 = np.interp(xs + pitch / 2, np.arange(len(prof)), prof)
+            # Against the quieter neighbour: a premium square's print beside a line is no reason to doubt it.
+            c = (on - np.minimum(off, off2)) / (on + np.minimum(off, off2) + 1.0)
+            values.append(float(np.median(c)))
+    if _DEBUG:
+        print("ring", np.round(values, 2))
+    return min(values)
+
+
+def _asymmetry(lab: np.ndarray, n: int, x0: float, px: float, y0: float, py: float) -> float:
+    """How far the cells' colours are from the premium layout's symmetry (mirror left-right, top-bottom
+    and half turn), relative to their spread: about 0.2-0.5 on a board, over 1 on a misplaced grid."""
+    xs = np.clip(np.rint(x0 + (np.arange(n) + 0.5) * px).astype(int), 0, lab.shape[1] - 1)
+    ys = np.clip(np.rint(y0 + (np.arange(n) + 0.5) * py).astype(int), 0, lab.shape[0] - 1)
+    blur = cv2.blur(lab, (max(1, int(px * 0.5)), max(1, int(py * 0.5))))
+    cells = blur[ys][:, xs]
+    spread = float(np.linalg.norm(cells - cells.reshape(-1, 3).mean(axis=0), axis=2).mean()) + 1.0
+    d = [np.linalg.norm(cells - other, axis=2).mean() for other in (cells[::-1, ::-1], cells[:, ::-1], cells[::-1])]
+    return float(np.mean(d)) / spread
+
+
+def find_grid(frame: np.ndarray, grid: int | None = None) -> Found:
+    """The playing grid in a raw frame; raises :class:`BoardNotFound` with the reason when there is none."""
+    if frame is None or frame.ndim != 3 or min(frame.shape[:2]) < 64:
+        raise BoardNotFound("the image is too small or not a colour picture")
+    grids = GRIDS if grid is None else (grid,)
+    work, scale = _shrink(frame, WORK_WIDTH)
+    small, s2 = _shrink(work, SEGMENT_WIDTH)
+    grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    segs = _segments(grey_small)
+    rng = np.random.default_rng(0)
+    best = _grid_from_segments(work, segs, s2, grids, rng) if len(segs) >= 8 else None
+    if best is None or best[3] < MIN_CONTRAST:
+        raise BoardNotFound(
+            "no board grid found: no part of the picture shows a lattice of evenly spaced lines"
+            + ("" if best is None else f" (best lattice contrast {best[3]:.2f}, needs {MIN_CONTRAST})")
+        )
+    score, n, corners, _ = best
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    corners, contrast = refine_grid(grey, clockwise(corners), n)
+    return Found(clockwise(corners / scale), n, float(score), len(segs))
