@@ -98,7 +98,67 @@ def _quadratic_basis(n: int) -> np.ndarray:
 
 
 def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: BoardProfile) -> Occupancy:
-    """Classify each cell against the frame-adapted centres of its allowed classes."""
+    """Classify each cell against the frame-adapted centres of its allowed classes.
+
+    A still shadow (a lamp, an arm, a band with soft or sharp edges) darkens every cell under it by
+    the same factor; a quadratic surface cannot follow its edges. So after a first pass each cell's
+    light is measured as the factor that best scales its class colour onto it, smoothed over its
+    neighbours (one tile or one odd cell does not move the median), and the cells are classified
+    again with that light divided out. A hand is not a darker board: its colour stays anomalous.
+    """
+    first, centres, options = _classify(colours, premium_codes, profile)
+    light = _light_field(colours, centres, options)
+    if float(np.abs(light - 1.0).max()) < _LIGHT_TOLERANCE:
+        return first
+    return _classify(_relight(colours, light), premium_codes, profile)[0]
+
+
+#: Light factors within this of 1 everywhere: the first pass stands (no shadow to divide out).
+_LIGHT_TOLERANCE = 0.06
+#: Lab lightness (OpenCV's 0..255 scale) of black in the cube-root law: (L + 16) scales with light^(1/3).
+_L_ZERO = 16 * 2.55
+
+
+def _scaled(lab: np.ndarray) -> np.ndarray:
+    """Lab with lightness offset so that dimming the light scales the whole vector (cube-root law)."""
+    out = lab.astype(np.float32).copy()
+    out[..., 0] += _L_ZERO
+    out[..., 1:] -= 128.0
+    return out
+
+
+def _light_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray) -> np.ndarray:
+    """(n, n) factor by which each cell is darker (<1) or lighter than its class's frame-wide colour."""
+    n = colours.shape[0]
+    flat = _scaled(colours.reshape(-1, 3))
+    cells = np.arange(len(flat))
+    # Each option scaled to fit the cell best; the option whose colour (not lightness) fits best gives the light.
+    option_centres = _scaled(centres)[options]  # (options, N, 3)
+    factors = (flat[None] * option_centres).sum(axis=2) / np.maximum((option_centres ** 2).sum(axis=2), 1e-6)
+    factors = np.clip(factors, 0.4, 1.5)
+    residual = np.sqrt((((flat[None] - factors[..., None] * option_centres) * _WEIGHTS) ** 2).sum(axis=2))
+    best = residual.argmin(axis=0)
+    factor = factors[best, cells].reshape(n, n).astype(np.float32)
+    fit = residual[best, cells].reshape(n, n)
+    # The median of each 3x3 neighbourhood: a shadow spans several cells, a single odd cell does not.
+    padded = np.pad(factor, 1, mode="edge")
+    smooth = np.median(np.stack([padded[r : r + n, c : c + n] for r in range(3) for c in range(3)]), axis=0)
+    # A cell whose colour is its class's colour in less light (as well as most cells fit theirs) keeps its
+    # own factor: a shadow's edge can cross a cell. Anything else (a hand) gets its neighbours' light.
+    explained = fit <= 3.0 * float(np.median(fit)) + 1.0
+    return np.where(explained, factor, smooth)
+
+
+def _relight(colours: np.ndarray, light: np.ndarray) -> np.ndarray:
+    out = _scaled(colours) / light[..., None]
+    out[..., 0] -= _L_ZERO
+    out[..., 1:] += 128.0
+    return out
+
+
+def _classify(colours: np.ndarray, premium_codes: list[list[str]],
+              profile: BoardProfile) -> tuple[Occupancy, np.ndarray, np.ndarray]:
+    """One classification pass: the occupancy, the adapted centres and each cell's option rows."""
     n = colours.shape[0]
     codes = sorted({c for row in premium_codes for c in row})
     # Centre rows: one per empty square class, then the tile, then (if the board has them) stop tiles.
@@ -140,6 +200,7 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
         spread[sel] = max(typical, 4.0)
     anomaly = best / spread
     margin = (second - best) / np.maximum(second + best, 1e-6)
-    return Occupancy(
+    occ = Occupancy(
         state=state.reshape(n, n), anomaly=anomaly.reshape(n, n), margin=margin.reshape(n, n).astype(np.float32)
     )
+    return occ, centres, option_rows
