@@ -313,7 +313,8 @@ class Flow:
 
     # -- store ----------------------------------------------------------------------------------------
     def _clock_dict(self) -> dict[str, Any] | None:
-        return None if self.c.clock is None else self.c.clock.to_dict(self.c.now())
+        # "paused" is for readers of the database (the live page); a restored clock is paused anyway.
+        return None if self.c.clock is None else {**self.c.clock.to_dict(self.c.now()), "paused": self.c.clock.paused}
 
     def save_clock(self) -> None:
         """Store the clock readings (the app calls this every few seconds, so a crash loses little time)."""

@@ -143,7 +143,7 @@ class KeywordsFlow(TimedWordGameFlow):
         match_before, entries_before = self.match.to_dict(), [dict(e) for e in self.entries]
         try:
             change()
-            clock = self.timer.to_dict(self.c.now()) if self.timer is not None else None
+            clock = self._clock_dict()
             self.c.store.append(self.game_id, self.seq, dict(action, **self._snapshot(state)), clock=clock,
                                 finished=state is State.MATCH_OVER)
         except BaseException:

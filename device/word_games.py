@@ -112,7 +112,8 @@ class TimedWordGameFlow:
         return self.c.clock
 
     def _clock_dict(self) -> dict[str, Any] | None:
-        return None if self.timer is None else self.timer.to_dict(self.c.now())
+        # "paused" is for readers of the database (the live page); a restored timer is paused anyway.
+        return None if self.timer is None else {**self.timer.to_dict(self.c.now()), "paused": self.timer.paused}
 
     def save_clock(self) -> None:
         if self.game_id is not None and self.timer is not None:
