@@ -5,13 +5,14 @@
 Needs only ``python3`` (standard library) and ``bash``. Usage::
 
     python3 device/bootstrap.py demo      # the main job: replay a real recorded game
-    python3 device/bootstrap.py test      # the test suite
-    python3 device/bootstrap.py run ...   # any other ``ordvakt`` sub-command
+    python3 device/bootstrap.py test      # ruff, mypy, then the tests and the doctests
+    python3 device/bootstrap.py setup     # only install (systemd/install.sh uses it)
+    python3 device/bootstrap.py COMMAND   # any other ``ordvakt`` sub-command
 
 Each call: installs missing Debian packages (when root or password-less sudo is
 available; otherwise says which ones are missing and carries on), creates or
-updates ``.venv``, installs the project into it, builds the default word lists
-that are missing, then runs.
+updates ``.venv``, installs the project into it, builds the word lists the
+command needs that are missing (the demo: German only), then runs.
 """
 
 from __future__ import annotations
@@ -34,12 +35,34 @@ def say(message: str) -> None:
     print(f"[ordvakt setup] {message}", flush=True)
 
 
-def debian_packages() -> list[str]:
+#: The word list each command needs before it runs (the demo replays a German game); "--all" for the rest.
+LEXICONS_FOR = {"demo": ("de",), "setup": ()}
+#: Packages whose code the test command also checks with ruff's linter and with doctests.
+PACKAGES = ("engine", "vision", "hardware", "device")
+
+
+def debian_packages(text: str | None = None, machine: str | None = None) -> list[str]:
+    r"""The package names of ``debian-packages.txt`` for this machine.
+
+    A line may name the machines it is for after the package, in brackets:
+
+    >>> debian_packages("a\nb [armv7l]  # only 32-bit\n# comment\n", machine="aarch64")
+    ['a']
+    >>> debian_packages("a\nb [armv7l aarch64]\n", machine="aarch64")
+    ['a', 'b']
+    """
+    if text is None:
+        text = PACKAGES_FILE.read_text(encoding="utf-8")
+    machine = machine or platform.machine()
     names = []
-    for line in PACKAGES_FILE.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
-        if line:
-            names.append(line)
+        if not line:
+            continue
+        name, _, machines = line.partition("[")
+        if machines and machine not in machines.rstrip("] ").split():
+            continue
+        names.append(name.strip())
     return names
 
 
@@ -132,33 +155,52 @@ def ordvakt(*args: str) -> list[str]:
     return [str(VENV / "bin" / "ordvakt"), *args]
 
 
-def build_lexicons() -> None:
+def build_lexicons(command: str) -> None:
     # Word lists derived from GPL sources are built on the machine, never shipped.
-    result = subprocess.run(ordvakt("lexicon", "build", "--all", "--missing-only"), check=False)
+    langs = LEXICONS_FOR.get(command, ("--all",))
+    if not langs:
+        return
+    result = subprocess.run(ordvakt("lexicon", "build", *langs, "--missing-only"), check=False)
     if result.returncode != 0:
         say("some word lists could not be built; the judge says which when asked")
+
+
+def run_checks(pytest_args: list[str]) -> int:
+    """ruff, mypy (its files are set in pyproject.toml), then pytest with the doctests; all run, worst code wins."""
+    env = dict(os.environ)
+    env.setdefault("SDL_VIDEODRIVER", "dummy")
+    env.setdefault("SDL_AUDIODRIVER", "dummy")
+    python = str(venv_python())
+    steps = [
+        ("ruff", [python, "-m", "ruff", "check", "."]),
+        ("mypy", [python, "-m", "mypy"]),
+        ("pytest", [python, "-m", "pytest", "-q", "--doctest-modules", "tests", *PACKAGES, *pytest_args]),
+    ]
+    failed = []
+    for name, args in steps:
+        say(f"{name}: {' '.join(args[2:])}")
+        if subprocess.run(args, env=env, check=False).returncode != 0:
+            failed.append(name)
+    say("checks: " + (f"FAILED: {', '.join(failed)}" if failed else "ruff, mypy and pytest passed"))
+    return 1 if failed else 0
 
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0
+    command, rest = argv[0], argv[1:]
     install_debian_packages()
     ensure_venv()
     install_project()
-    build_lexicons()
-    env = dict(os.environ)
-    command, rest = argv[0], argv[1:]
+    build_lexicons(command)
     os.chdir(ROOT)
+    if command == "setup":
+        return 0
     if command == "test":
-        env.setdefault("SDL_VIDEODRIVER", "dummy")
-        env.setdefault("SDL_AUDIODRIVER", "dummy")
-        args = [str(venv_python()), "-m", "pytest", "-q", *rest]
-    elif command == "demo":
-        args = ordvakt("demo", *rest)
-    else:
-        args = ordvakt(command, *rest)
-    os.execve(args[0], args, env)
+        return run_checks(rest)
+    args = ordvakt(command, *rest)
+    os.execv(args[0], args)
     return 0  # not reached
 
 

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Where Ordvakt keeps its files on this machine (XDG base directories).
 
-``ORDVAKT_DATA_DIR`` / ``ORDVAKT_CONFIG`` override the defaults; systemd's
-``StateDirectory`` sets ``STATE_DIRECTORY``, which wins for the kiosk.
-Nothing is created here; callers create what they write.
+``ORDVAKT_DATA_DIR`` / ``ORDVAKT_CONFIG`` override the defaults. For the kiosk, systemd's
+``StateDirectory=ordvakt`` sets ``STATE_DIRECTORY`` (/var/lib/ordvakt: games and word lists, which
+systemd/install.sh builds there) and ``ConfigurationDirectory=ordvakt`` sets ``CONFIGURATION_DIRECTORY``
+(/etc/ordvakt, holding config.toml). Nothing is created here; callers create what they write.
 """
 
 from __future__ import annotations
@@ -28,8 +29,11 @@ def lexicon_dir() -> Path:
 
 
 def config_file() -> Path:
-    """The TOML configuration file: ``$ORDVAKT_CONFIG`` or ``~/.config/ordvakt/config.toml``."""
+    """The TOML configuration file: ``$ORDVAKT_CONFIG``, ``$CONFIGURATION_DIRECTORY/config.toml`` (the service)
+    or ``~/.config/ordvakt/config.toml``."""
     if explicit := os.environ.get("ORDVAKT_CONFIG"):
         return Path(explicit)
+    if system := os.environ.get("CONFIGURATION_DIRECTORY"):
+        return Path(system.split(":")[0]) / "config.toml"
     base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
     return Path(base) / "ordvakt" / "config.toml"

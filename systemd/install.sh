@@ -1,48 +1,68 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Install Ordvakt as a kiosk service on Raspberry Pi OS (run from the project folder):
-#   sudo systemd/install.sh [USER]
-# Creates .venv with --system-site-packages (so Debian's python3-picamera2 and python3-lgpio are
-# visible), installs the project with the Pi extra, installs the unit and enables it.
+#   sudo systemd/install.sh [TARGET]        (TARGET: where the program goes, default /opt/ordvakt)
+# 1. copies the project to TARGET and runs `device/bootstrap.py setup` there: the Debian packages of
+#    device/data/debian-packages.txt (the same list the bootstrap uses everywhere), a venv with
+#    --system-site-packages (Debian's picamera2, numpy and lgpio stay visible), the project with the pi extra;
+# 2. a system user `ordvakt` in the video, render, input and gpio groups;
+# 3. the word lists built where the service reads them: /var/lib/ordvakt/lexicons ($STATE_DIRECTORY);
+# 4. /etc/ordvakt/config.toml (yours from ~/.config/ordvakt/config.toml when there is one);
+# 5. the unit, checked with systemd-analyze verify, enabled.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-USER_NAME="${1:-${SUDO_USER:-$(id -un)}}"
+TARGET="${1:-/opt/ordvakt}"
+SERVICE_USER=ordvakt
+STATE=/var/lib/ordvakt
+CONFIG_DIR=/etc/ordvakt
 UNIT=/etc/systemd/system/ordvakt.service
 
 if [[ $EUID -ne 0 ]]; then
-    echo "install.sh: run as root: sudo $0 ${USER_NAME}" >&2
-    exit 1
-fi
-if ! id "$USER_NAME" >/dev/null 2>&1; then
-    echo "install.sh: no such user: $USER_NAME" >&2
+    echo "install.sh: run as root: sudo $0 $*" >&2
     exit 1
 fi
 
-echo "== Debian packages"
-apt-get install -y python3-venv python3-picamera2 python3-lgpio
-if [[ -f "$ROOT/device/data/debian-packages.txt" ]]; then
-    grep -v '^\s*#' "$ROOT/device/data/debian-packages.txt" | xargs -r apt-get install -y
+if [[ "$ROOT" != "$TARGET" ]]; then
+    echo "== copying the project to $TARGET"
+    mkdir -p "$TARGET"
+    tar -C "$ROOT" --exclude=./.venv --exclude=./.git -cf - . | tar -C "$TARGET" -xf -
 fi
 
-echo "== virtual environment in $ROOT/.venv"
-sudo -u "$USER_NAME" python3 -m venv --system-site-packages "$ROOT/.venv"
-sudo -u "$USER_NAME" "$ROOT/.venv/bin/pip" install --upgrade pip
-sudo -u "$USER_NAME" "$ROOT/.venv/bin/pip" install -e "$ROOT[pi]"
-sudo -u "$USER_NAME" "$ROOT/.venv/bin/ordvakt" lexicon build --all --missing-only || \
-    echo "install.sh: word lists not built; challenges will ask the players" >&2
+echo "== Debian packages, virtual environment, Python packages"
+python3 "$TARGET/device/bootstrap.py" setup
 
-echo "== groups for $USER_NAME: video render input gpio"
+echo "== user $SERVICE_USER (groups video render input gpio)"
+if ! id "$SERVICE_USER" >/dev/null 2>&1; then
+    useradd --system --user-group --home-dir "$STATE" --no-create-home --shell /usr/sbin/nologin "$SERVICE_USER"
+fi
 for group in video render input gpio; do
     if getent group "$group" >/dev/null; then
-        usermod -aG "$group" "$USER_NAME"
+        usermod -aG "$group" "$SERVICE_USER"
     else
         echo "install.sh: group $group does not exist here; skipped" >&2
     fi
 done
 
+echo "== word lists in $STATE/lexicons"
+install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 "$STATE"
+runuser -u "$SERVICE_USER" -- env ORDVAKT_DATA_DIR="$STATE" HOME="$STATE" \
+    "$TARGET/.venv/bin/ordvakt" lexicon build --all --missing-only || \
+    echo "install.sh: some word lists were not built; challenges in those languages will ask the players" >&2
+
+echo "== configuration in $CONFIG_DIR"
+install -d -m 0755 "$CONFIG_DIR"
+user_config="$(getent passwd "${SUDO_USER:-root}" | cut -d: -f6)/.config/ordvakt/config.toml"
+if [[ ! -e "$CONFIG_DIR/config.toml" && -f "$user_config" ]]; then
+    install -m 0644 "$user_config" "$CONFIG_DIR/config.toml"
+    echo "copied $user_config"
+fi
+
 echo "== service $UNIT"
-sed -e "s|@USER@|$USER_NAME|g" -e "s|@ROOT@|$ROOT|g" "$ROOT/systemd/ordvakt.service" > "$UNIT"
+sed -e "s|@ROOT@|$TARGET|g" "$ROOT/systemd/ordvakt.service" > "$UNIT"
+systemd-analyze verify "$UNIT"
 systemctl daemon-reload
 systemctl enable ordvakt.service
-echo "Installed. Start it now with: sudo systemctl start ordvakt   (logs: journalctl -u ordvakt -f)"
+echo "Installed. Check the machine: sudo -u $SERVICE_USER env ORDVAKT_DATA_DIR=$STATE ORDVAKT_CONFIG=$CONFIG_DIR/config.toml \\"
+echo "    $TARGET/.venv/bin/ordvakt doctor"
+echo "Start it: sudo systemctl start ordvakt   (logs: journalctl -u ordvakt -f)"

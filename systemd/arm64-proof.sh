@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The arm64 proof: Ordvakt set up and run in a Debian arm64 root under qemu-user emulation.
+#
+#   systemd/arm64-proof.sh [--base-only] [WORKDIR]        (default WORKDIR: /var/tmp/ordvakt-arm64)
+#
+# 1. debootstrap a Debian arm64 root from apt's configured Debian mirror (SUITE=bookworm by default;
+#    SUITE=trixie gives Python 3.13), second stage under `proot -q qemu-aarch64-static` (no binfmt_misc,
+#    no chroot, no loop devices: nothing that needs kernel features reserved to root).
+# 2. a clone of this repository's HEAD in /opt/ordvakt of that root, then the README's set-up and demo:
+#    `python3 device/bootstrap.py demo --headless` (Debian packages, .venv, the demo's word list).
+# 3. the kiosk start-up path: SDL's video drivers (must include kmsdrm), then `ordvakt run` with
+#    SDL_VIDEODRIVER=kmsdrm, which finds no display in the emulator and must end with one line and exit 5.
+# 4. a fast subset of the tests.
+# Host needs: apt-get install qemu-user-static proot debootstrap. Slow (tens of minutes): not part of CI.
+set -euo pipefail
+
+BASE_ONLY=0
+if [[ "${1:-}" == "--base-only" ]]; then BASE_ONLY=1; shift; fi
+REPO="$(cd "$(dirname "$0")/.." && pwd)"
+WORK="${1:-/var/tmp/ordvakt-arm64}"
+SUITE="${SUITE:-bookworm}"
+TARGET="$WORK/rootfs-$SUITE"
+START=$SECONDS
+TESTS=(tests/test_engine_scoring.py tests/test_hardware_config.py tests/test_hardware_camera.py
+       tests/test_doctor.py tests/test_bootstrap.py)
+
+step() { printf '== [%4ds] %s\n' "$((SECONDS - START))" "$*"; }
+die() { echo "arm64-proof: $*" >&2; exit 1; }
+
+for tool in qemu-aarch64-static proot debootstrap; do
+    command -v "$tool" >/dev/null || die "$tool missing: apt-get install qemu-user-static proot debootstrap"
+done
+# The Debian mirror apt already uses (deb822 or one-line sources), else deb.debian.org.
+MIRROR="$(grep -hoE '^(URIs:|deb) +https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list.d/*.sources \
+          /etc/apt/sources.list 2>/dev/null | head -n1 | awk '{print $2}' || true)"
+MIRROR="${MIRROR:-http://deb.debian.org/debian}"
+
+# Run a command inside the arm64 root as (fake) root.
+inside() {
+    proot -0 -q qemu-aarch64-static -r "$TARGET" -b /dev -b /proc -b /sys -w / \
+        /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        LANG=C.UTF-8 TERM=dumb "$@"
+}
+
+mkdir -p "$WORK"
+if [[ ! -e "$TARGET/.ordvakt-base-done" ]]; then
+    step "debootstrap $SUITE arm64 from $MIRROR into $TARGET (first stage)"
+    rm -rf "$TARGET"
+    debootstrap --arch=arm64 --foreign --variant=minbase --include=python3,python3-venv,ca-certificates,git \
+        "$SUITE" "$TARGET" "$MIRROR"
+    step "second stage under proot + qemu-aarch64-static"
+    inside /usr/bin/env DEBOOTSTRAP_DIR=/debootstrap /bin/sh /debootstrap/debootstrap --second-stage
+    # proot's fake root cannot switch to apt's unprivileged sandbox user.
+    echo 'APT::Sandbox::User "root";' > "$TARGET/etc/apt/apt.conf.d/99proot-sandbox"
+    touch "$TARGET/.ordvakt-base-done"
+fi
+cp /etc/resolv.conf "$TARGET/etc/resolv.conf"
+step "root ready: $(inside /usr/bin/uname -m), $(inside /usr/bin/python3 --version)"
+if [[ $BASE_ONLY == 1 ]]; then exit 0; fi
+
+step "clone of $(git -C "$REPO" rev-parse --short HEAD) into /opt/ordvakt"
+rm -rf "$TARGET/opt/ordvakt"
+git clone -q --no-hardlinks "$REPO" "$TARGET/opt/ordvakt"
+
+step "README set-up and demo: python3 device/bootstrap.py demo --headless"
+inside /bin/sh -c 'cd /opt/ordvakt && python3 device/bootstrap.py demo --headless' 2>&1 | tail -n 25
+
+step "kiosk start-up path: the display-driver probe"
+inside /opt/ordvakt/.venv/bin/python -c '
+import platform, pygame
+from device.doctor import sdl_video_drivers as video_drivers
+print("machine", platform.machine(), "| pygame", pygame.version.ver, "| SDL", ".".join(map(str, pygame.get_sdl_version())))
+drivers = video_drivers()
+print("SDL video drivers:", " ".join(drivers))
+raise SystemExit(0 if "kmsdrm" in drivers else "kmsdrm is NOT among the video drivers")'
+set +e
+inside /usr/bin/env SDL_VIDEODRIVER=kmsdrm ORDVAKT_DATA_DIR=/tmp/ordvakt-kiosk /opt/ordvakt/.venv/bin/ordvakt run
+code=$?
+set -e
+step "ordvakt run without a display exited with $code (5 = display unavailable)"
+[[ $code == 5 ]] || die "expected exit code 5 from ordvakt run without a display"
+
+step "fast test subset: ${TESTS[*]}"
+inside /bin/sh -c "cd /opt/ordvakt && SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
+    .venv/bin/python -m pytest -q -p no:cacheprovider ${TESTS[*]}" 2>&1 | tail -n 15
+step "arm64 proof passed in $((SECONDS - START)) s"
