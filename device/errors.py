@@ -19,6 +19,9 @@ class ExitCode(enum.IntEnum):
     """The machine is in the way: disk full or read-only, database locked, no display, camera or GPIO."""
     INTERNAL = 4
     """A bug: the traceback went to the log (stderr / the journal)."""
+    DISPLAY = 5
+    """``ordvakt run`` cannot open the screen (no KMSDRM in SDL, no DRM device, no permission);
+    the unit does not restart on it (``RestartPreventExitStatus=``)."""
     INTERRUPTED = 130
     """Ctrl-C; SIGTERM ends the running command as Ctrl-C does, with 143."""
     TERMINATED = 143
@@ -42,6 +45,12 @@ class EnvironmentProblem(DeviceError, RuntimeError):
     """The machine, not the input, is in the way (disk full or read-only, locked database, no display)."""
 
     exit_code = ExitCode.ENVIRONMENT
+
+
+class DisplayUnavailable(EnvironmentProblem):
+    """The screen cannot be opened; the message names the video driver and what SDL said."""
+
+    exit_code = ExitCode.DISPLAY
 
 
 #: OSError numbers that mean the machine is in the way rather than the input being wrong.
