@@ -65,8 +65,11 @@ def exit_code_for(exc: BaseException) -> ExitCode:
     code = getattr(exc, "exit_code", None)
     if isinstance(code, int):
         return ExitCode(code)
+    from engine.errors import EnvironmentFailure
     from hardware.errors import ConfigurationError, HardwareError
 
+    if isinstance(exc, EnvironmentFailure):
+        return ExitCode.ENVIRONMENT
     if isinstance(exc, HardwareError):
         return ExitCode.INPUT if isinstance(exc, ConfigurationError) else ExitCode.ENVIRONMENT
     if isinstance(exc, OSError) and exc.errno in ENVIRONMENT_ERRNOS:

@@ -66,3 +66,11 @@ class ClockError(EngineError, ValueError):
 
 class LexiconError(EngineError):
     """A word list or spell-checker cannot be used; says what to do about it."""
+
+
+class EnvironmentFailure(EngineError):
+    """The machine, not the input, stopped the work (disk full, read-only folder); the CLI exits with 3."""
+
+
+class LexiconWriteError(LexiconError, EnvironmentFailure):
+    """A word list could not be written (disk full, read-only); a list of the same name is unchanged."""

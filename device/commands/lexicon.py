@@ -85,6 +85,8 @@ def run_import(args: argparse.Namespace) -> int:
         for r in result.examples:
             print(f"  line {r.line}: {r.text!r}: {r.reason}")
     print(f"stored in {result.path}; judge with: ordvakt judge --lexicon {m.name!r} WORD...")
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     return 0
 
 

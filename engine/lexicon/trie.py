@@ -19,7 +19,9 @@ import heapq
 import importlib.util
 import json
 import os
+import re
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -133,6 +135,7 @@ class SortedForms:
 
     def __init__(self, words: Iterable[str], workdir: Path, run_forms: int = RUN_FORMS) -> None:
         self._workdir = Path(workdir)
+        remove_stale_files(self._workdir)
         self._runs: list[Path] = []
         self._memory: list[str] = []
         #: An upper bound on the distinct forms (exact unless runs were spilled).
@@ -155,7 +158,7 @@ class SortedForms:
             raise
 
     def _spill(self, run: set[str]) -> None:
-        fd, name = tempfile.mkstemp(prefix="forms-", suffix=".run", dir=self._workdir)
+        fd, name = tempfile.mkstemp(prefix=f"forms-{os.getpid()}-", suffix=".run", dir=self._workdir)
         self._runs.append(Path(name))
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.writelines(w + "\n" for w in sorted(run))
@@ -190,6 +193,35 @@ class SortedForms:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+_OWNED = re.compile(r"(?:forms-|.+\.)(\d+)-[^/]*\.(?:run|tmp)")
+#: Spill files without a process id (written before ids were added) are stale after this long.
+_UNOWNED_STALE_S = 6 * 3600
+
+
+def remove_stale_files(workdir: Path) -> int:
+    """Remove sorted runs and half-written lists left in ``workdir`` by builds that were killed (their
+    process is gone); a running build's files are kept. Returns how many were removed."""
+    removed = 0
+    for path in list(workdir.glob("forms-*.run")) + list(workdir.glob("*.tmp")):
+        match = _OWNED.fullmatch(path.name)
+        try:
+            if match:
+                try:
+                    os.kill(int(match[1]), 0)
+                    continue  # the build is still running
+                except ProcessLookupError:
+                    pass
+                except (PermissionError, OverflowError, ValueError):
+                    continue
+            elif not path.name.startswith("forms-") or time.time() - path.stat().st_mtime < _UNOWNED_STALE_S:
+                continue
+            path.unlink()
+            removed += 1
+        except OSError:
+            continue
+    return removed
 
 
 @dataclass(frozen=True)
@@ -232,7 +264,7 @@ def write_forms(words: Iterable[str], stem: Path, manifest: Manifest, *, backend
         kind, note = choose_backend(forms.bound, backend)
         suffix = DAWG_SUFFIX if kind == "dawg" else TRIE_SUFFIX
         path = stem.with_name(stem.name + suffix)
-        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.{os.getpid()}-", suffix=".tmp", dir=path.parent)
         os.close(fd)
         try:
             if kind == "dawg":
