@@ -111,16 +111,10 @@ class App:
 
         if headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
+        pygame.display.init()
+        pygame.font.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
-        try:
-            pygame.display.init()
-            pygame.font.init()
-            self._screen = pygame.display.set_mode(self.size, flags)
-        except pygame.error as exc:
-            from device.doctor import display_problem
-            from device.errors import DisplayUnavailable
-
-            raise DisplayUnavailable(display_problem(str(exc))) from None
+        self._screen = pygame.display.set_mode(self.size, flags)
         pygame.display.set_caption("Ordvakt")
         self.display = True
 
@@ -369,6 +363,13 @@ class App:
                 self.flow.handle(FlowEvent(EventKind.BACK))
         elif isinstance(result, GameSettings):
             try:
+                from device.start_draw import start_draw_for  # issue 12: who starts, before the game
+
+                draw = start_draw_for(result, overlay, language=self.language, camera=self._collaborators().camera,
+                                      board_profile=self.board_profile)
+                if draw is not None and self.config.ui.start_draw:
+                    self.overlay = draw
+                    return self.flow.state
                 self.start_game(result)
             except (DeviceError, EngineError) as exc:
                 overlay.message = str(exc)

@@ -23,6 +23,7 @@ means defaults, which run without any hardware (replay camera, touch and keyboar
     auto_accept_s = 3.0         # a confident reading is accepted after this delay; 0 = always wait
     pointer = "finger"          # finger (touchscreen) | mouse: only one kind of event is used
     fullscreen = true
+    start_draw = true           # Scrabble/Alfapet begin with the draw for who starts
 
     [camera]
     min_confidence = 0.8        # below this a read tile counts as unsure
@@ -119,6 +120,8 @@ class UiSettings:
     auto_accept_s: float = 3.0
     pointer: str = "finger"
     fullscreen: bool = True
+    #: Board games begin with the start draw (who starts, by the game's rule; device/start_draw.py).
+    start_draw: bool = True
 
     @property
     def size(self) -> tuple[int, int]:
@@ -327,13 +330,16 @@ def _parse_ui(table: dict[str, Any], source: str) -> UiSettings:
     fullscreen = table.get("fullscreen", True)
     if not isinstance(fullscreen, bool):
         raise _fail(source, "ui.fullscreen", fullscreen, "must be true or false")
+    start_draw = table.get("start_draw", True)
+    if not isinstance(start_draw, bool):
+        raise _fail(source, "ui.start_draw", start_draw, "must be true or false")
     return UiSettings(
         width=_number(table, "width", 800, source, "ui", low=320, high=8192, integer=True),
         height=_number(table, "height", 480, source, "ui", low=240, high=8192, integer=True),
         language=_choice(table, "language", "en", UI_LANGUAGES, source, "ui"),
         auto_accept_s=float(_number(table, "auto_accept_s", 3.0, source, "ui", low=0, high=60)),
         pointer=_choice(table, "pointer", "finger", POINTERS, source, "ui"),
-        fullscreen=fullscreen,
+        fullscreen=fullscreen, start_draw=start_draw,
     )
 
 

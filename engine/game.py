@@ -60,8 +60,10 @@ class EndReason(enum.Enum):
 
     #: A player used their last tile with the bag empty.
     RACK_OUT = "rack-out"
-    #: The pass rule: one player passed on N turns in a row (Scrabble sheet) or every player did (Alfapet).
+    #: Scrabble sheet (seed 004): one player passed on N of their turns in a row.
     PASSES = "passes"
+    #: Alfapet (seed 000): every player passed N times in a row.
+    ALL_PASSED = "all-passed"
     #: N scoreless turns in a row (tournament Scrabble: six).
     SCORELESS_TURNS = "scoreless-turns"
     #: Finish Line: a player reached the target score.
@@ -328,7 +330,7 @@ class Game:
             self._end(EndReason.SCORELESS_TURNS, player)
         limit = rules.passes_in_a_row_limit
         if limit is not None and all(n >= limit for n in self._passes_in_a_row):
-            self._end(EndReason.PASSES, player)
+            self._end(EndReason.ALL_PASSED, player)
         limit = rules.player_passes_in_a_row_limit
         if limit is not None and self._own_passes_in_a_row[player] >= limit:
             self._end(EndReason.PASSES, player)

@@ -65,7 +65,10 @@ class Shots:
 
 
 def new_app(tmp_path: Path, **game: object) -> App:
-    config = Config(game=GameSettings(**game) if game else GameSettings(), data_dir=str(tmp_path / "data"))
+    from device.config import UiSettings  # START goes straight to the game; the start draw: test_rules_start_draw.py
+
+    config = Config(game=GameSettings(**game) if game else GameSettings(), data_dir=str(tmp_path / "data"),
+                    ui=UiSettings(start_draw=False))
     app, _store = build(config, headless=True)
     app.collaborators.now = FakeTime()
     return app
@@ -391,7 +394,7 @@ def test_portrait_screen_fits_the_four_player_form_and_the_settings(tmp_path: Pa
     from device.config import UiSettings
 
     config = Config(game=GameSettings(players=("Ann", "Bob", "Cid", "Dan")), data_dir=str(tmp_path / "data"),
-                    ui=UiSettings(width=720, height=1280))
+                    ui=UiSettings(width=720, height=1280, start_draw=False))
     app, _store = build(config, headless=True)
     shot = Shots(app, tmp_path / "shots")
     shot("portrait-form")

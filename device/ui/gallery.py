@@ -172,6 +172,9 @@ def sample_views(shared: Path) -> dict[str, View]:
                                    keywords=keywords_view(KeywordsPhase.ENTRY))
     views["keywords-over"] = View(Screen.KEYWORDS, language="en", game=GameKind.KEYWORDS,
                                   keywords=keywords_view(KeywordsPhase.MATCH_OVER))
+    from device.start_draw import sample_views as start_draw_views
+
+    views.update(start_draw_views())
     return views
 
 

@@ -55,6 +55,8 @@ class Screen(enum.Enum):
     KEYWORDS = "keywords"
     MESSAGE = "message"
     """A full-screen message (errors at start-up, corrupt database, ...) with an OK button."""
+    START_DRAW = "start_draw"
+    """Who starts: each player's drawn tile, ties drawn again, the starter named (device/start_draw.py)."""
 
 
 class GameKind(enum.Enum):
@@ -357,6 +359,8 @@ class View:
     calibration: Calibration | None = None
     ordskifte: OrdskifteView | None = None
     keywords: KeywordsView | None = None
+    start_draw: Any = None
+    """START_DRAW: a :class:`device.start_draw.StartDrawView`."""
     warnings: tuple[Notice, ...] = ()
     title_key: str = ""
     message_key: str = ""
