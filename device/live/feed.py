@@ -50,7 +50,10 @@ class StoreFeeder:
 
     def tick(self) -> None:
         assert self.game_id is not None
-        self.store.save_clock(self.game_id, self.clock.to_dict(self.now()))
+        self.store.save_clock(self.game_id, self._clock())
+
+    def _clock(self) -> dict[str, Any]:
+        return {**self.clock.to_dict(self.now()), "paused": self.clock.paused}
 
     def step(self) -> GameEvent:
         """Store the next event (committed before this returns); the last one finishes the game."""
@@ -70,6 +73,6 @@ class StoreFeeder:
         finished = self.done
         if finished and self.clock.active is not None:
             self.clock.pause(self.now())
-        self.store.append_event(self.game_id, event, before, seq, clock=self.clock.to_dict(self.now()),
+        self.store.append_event(self.game_id, event, before, seq, clock=self._clock(),
                                 finished=finished, lettered_rows=self.settings.lettered_rows)
         return event

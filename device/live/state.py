@@ -73,6 +73,8 @@ class _Observation:
     seq: int
     clock: dict[str, Any] | None
     at: float
+    view: dict[str, Any] | None = None
+    version: int = -1
 
 
 @dataclass
@@ -170,14 +172,13 @@ class LiveReader:
             self._last.pop(gid, None)
             return None
         previous = self._last.get(gid)
-        if previous is not None and previous.clock == clock and previous.seq == seq:
-            at = previous.at  # nothing saved since: the reading is as old as before
-        else:
-            at = now
-        self._last[gid] = _Observation(seq, dict(clock), at)
+        version = self.data_version()
+        if previous is not None and previous.version == version and previous.view is not None:
+            return previous.view  # nothing committed since: the same reading, as old as before
         view = clock_view(clock, previous_clock=previous.clock if previous and previous.seq == seq else None,
                           after_event=previous is None or previous.seq != seq, finished=finished)
-        view["as_of"] = at
+        view["as_of"] = now
+        self._last[gid] = _Observation(seq, dict(clock), now, view, version)
         return view
 
 

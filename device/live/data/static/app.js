@@ -91,7 +91,8 @@
     const single = c.remaining_ms.length === 1;
     if (single && c.player !== player) return null;
     let ms = single ? c.remaining_ms[0] : c.remaining_ms[player];
-    if (c.running === player) {
+    const online = lastHeard > 0 && Date.now() - lastHeard < 25000;
+    if (c.running === player && online) {  // cut off from the device: show the last reading, not a guess
       ms -= (Date.now() / 1000 + offset - c.as_of) * 1000;
       if (c.type !== "chess") ms = Math.max(0, ms);
     }
