@@ -111,10 +111,16 @@ class App:
 
         if headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
-        pygame.display.init()
-        pygame.font.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
-        self._screen = pygame.display.set_mode(self.size, flags)
+        try:
+            pygame.display.init()
+            pygame.font.init()
+            self._screen = pygame.display.set_mode(self.size, flags)
+        except pygame.error as exc:
+            from device.doctor import display_problem
+            from device.errors import DisplayUnavailable
+
+            raise DisplayUnavailable(display_problem(str(exc))) from None
         pygame.display.set_caption("Ordvakt")
         self.display = True
 
