@@ -33,11 +33,11 @@ MIN_SEGMENT = 0.012
 FAMILY_APART = 30
 FAMILY_SPREAD = 20
 VP_TRIALS = 300
+PEAKS = 3
 #: A segment agrees with a vanishing point when it points at it within about 1.5 degrees.
 VP_COS = float(np.cos(np.radians(1.5)))
 RING_WEIGHT = 0.5
 EDGE_WEIGHT = 0.25
-_DEBUG = False
 ASYM_WEIGHT = 0.3
 #: Side of the rectified picture the lattice is searched in.
 CANON = 320
@@ -116,7 +116,7 @@ def _lattice_scores(profile: np.ndarray, n: int, starts: np.ndarray, pitches: np
     contrast = np.sort(contrast, axis=1)
     beyond = (lines[:, [0, -1]] - side[:, [0, -1]]) / (lines[:, [0, -1]] + side[:, [0, -1]] + 1.0)
     beyond = np.where(outside[:, [1, -2]], 0.0, beyond).max(axis=1)
-    score = 0.5 * contrast[:, (n + 1) // 2] + 0.5 * contrast[:, (n + 1) // 4] - 0.5 * np.maximum(beyond, 0)
+    score = 0.5 * contrast[:, (n + 1) // 2] + 0.5 * contrast[:, (n + 1) // 4] - 0.25 * np.maximum(beyond, 0)
     return score, st, p
 
 
@@ -211,31 +211,42 @@ def _band_profiles(resp: tuple[np.ndarray, np.ndarray], lo: int, hi: int) -> tup
 
 
 def _segments(grey: np.ndarray) -> np.ndarray:
-    """Line segments (x1, y1, x2, y2) of at least a few pixels."""
+    """Line segments (x1, y1, x2, y2) of at least a few pixels along thin lines.
+
+    Searched on the picture and on its thin-line response: on the latter a grid line stays while wood
+    grain, cloth folds and shadow edges, which are broad, drop out; the former keeps the board's edges."""
+    thin = np.clip(line_response(grey, 3) * 3, 0, 255).astype(np.uint8)
     lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
-    found = lsd.detect(grey)[0]
-    if found is None:
+    found = [f.reshape(-1, 4) for f in (lsd.detect(grey)[0], lsd.detect(thin)[0]) if f is not None]
+    if not found:
         return np.zeros((0, 4), np.float32)
-    segs = found.reshape(-1, 4)
+    segs = np.concatenate(found)
     length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
     return segs[length >= MIN_SEGMENT * max(grey.shape)]
 
 
-def _families(segs: np.ndarray) -> list[np.ndarray]:
-    """Indices of the segments of the two strongest directions (length-weighted angle histogram)."""
+def _family_pairs(segs: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Candidate pairs of line families: indices of the segments near two of the strongest directions
+    (length-weighted angle histogram, up to three peaks, at least FAMILY_APART degrees apart)."""
     dx, dy = segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]
     length = np.hypot(dx, dy)
     angle = np.degrees(np.arctan2(dy, dx)) % 180
     hist = np.bincount(angle.astype(int) % 180, weights=length, minlength=180)
     smooth = np.convolve(np.concatenate([hist[-6:], hist, hist[:6]]), np.hanning(9), mode="same")[6:-6]
-    first = int(np.argmax(smooth))
-    apart = np.abs(((np.arange(180) - first) + 90) % 180 - 90)
-    second = int(np.argmax(np.where(apart >= FAMILY_APART, smooth, -1)))
-    out = []
-    for peak in (first, second):
-        d = np.abs(((angle - peak) + 90) % 180 - 90)
-        out.append(np.nonzero(d <= FAMILY_SPREAD)[0])
-    return out
+    peaks: list[int] = []
+    work = smooth.copy()
+    for _ in range(PEAKS):
+        peak = int(np.argmax(work))
+        if work[peak] <= 0.15 * smooth.max():
+            break
+        peaks.append(peak)
+        work[np.abs(((np.arange(180) - peak) + 90) % 180 - 90) < 15] = 0
+
+    def members(peak: int) -> np.ndarray:
+        return np.nonzero(np.abs(((angle - peak) + 90) % 180 - 90) <= FAMILY_SPREAD)[0]
+
+    return [(members(a), members(b)) for i, a in enumerate(peaks) for b in peaks[i + 1 :]
+            if abs(((a - b) + 90) % 180 - 90) >= FAMILY_APART]
 
 
 def _homogeneous_lines(segs: np.ndarray) -> np.ndarray:
@@ -308,7 +319,15 @@ def _grid_from_segments(work: np.ndarray, segs: np.ndarray, seg_scale: float, gr
     The segments (in a copy ``seg_scale`` the size of the work image) give the two line families and
     their vanishing points; the work image is warped so that both families run straight along the
     axes, and the lattice is searched on median line profiles of that picture."""
-    fams = _families(segs)
+    best = None
+    for fams in _family_pairs(segs):
+        found = _lattice_for_families(work, segs, fams, seg_scale, grids, rng, trace)
+        if found is not None and (best is None or found[0] > best[0]):
+            best = found
+    return best
+
+
+def _lattice_for_families(work, segs, fams, seg_scale, grids, rng, trace):
     if any(len(f) < 4 for f in fams):
         return None
     vps, members = [], []
@@ -337,26 +356,36 @@ def _grid_from_segments(work: np.ndarray, segs: np.ndarray, seg_scale: float, gr
     lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB).astype(np.float32)
     a, b = int(0.2 * CANON), int(0.8 * CANON)
     cols, rows = _band_profiles(resp, a, b)
+    # The pitch and phase of the lines per axis (whatever the extent), from the best lattice of any size.
+    fits = []
+    for prof in (cols, rows):
+        found = [fit_lattice(prof, n, CANON / (n + 10), CANON / (n - 1.0)) for n in grids]
+        fits.append(max(found))
+    (_, x0, px), (_, y0, py) = fits
+    xs = x0 + px * np.arange(-int(x0 // px), int((CANON - 1 - x0) // px) + 1)
+    ys = y0 + py * np.arange(-int(y0 // py), int((CANON - 1 - y0) // py) + 1)
+    # cross_v[m, k]: how clearly vertical line k crosses the strip between horizontal lines m and m+1.
+    cross_v = _crossings(resp[0], xs, ys, px, py)
+    cross_h = _crossings(resp[1].T, ys, xs, py, px)
     best = None
     for n in grids:
-        p_lo, p_hi = CANON / (n + 10), CANON / (n - 1.0)
-        sx, x0, px = fit_lattice(cols, n, p_lo, p_hi)
-        sy, y0, py = fit_lattice(rows, n, p_lo, p_hi)
-        # A rim one cell wide looks like one more line: the lattice one cell over scores as well, so
-        # the neighbours are judged too, on what only the true grid has (lines across its outer ring,
-        # a symmetric premium pattern).
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                lx, ly = x0 + dx * px, y0 + dy * py
-                if lx < 0 or ly < 0 or lx + n * px > CANON - 1 or ly + n * py > CANON - 1:
+        for kx in range(len(xs) - n):
+            for my in range(len(ys) - n):
+                inner_v = cross_v[my : my + n, kx + 1 : kx + n]
+                inner_h = cross_h[kx : kx + n, my + 1 : my + n]
+                line = float(min(np.median(inner_v), np.median(inner_h)))
+                if line < MIN_CONTRAST / 2:
                     continue
-                line = min(_lattice_scores(cols, n, np.float32([lx]), np.float32([px]))[0].tolist() or [-1.0])
-                line = min(line, *(_lattice_scores(rows, n, np.float32([ly]), np.float32([py]))[0].tolist() or [-1.0]))
-                ring = _ring_contrast(resp, n, lx, px, ly, py)
+                rings = (np.median(inner_v[0]), np.median(inner_v[-1]), np.median(inner_h[0]), np.median(inner_h[-1]))
+                ring = float(min(rings))
+                beyond = max(_strip(cross_v, my - 1, kx + 1, kx + n), _strip(cross_v, my + n, kx + 1, kx + n),
+                             _strip(cross_h, kx - 1, my + 1, my + n), _strip(cross_h, kx + n, my + 1, my + n))
+                lx, ly = xs[kx], ys[my]
                 asym = _asymmetry(lab, n, lx, px, ly, py)
-                score = line + RING_WEIGHT * ring - ASYM_WEIGHT * asym
+                score = line + RING_WEIGHT * (ring - max(beyond, 0.0)) - ASYM_WEIGHT * asym
                 if trace is not None:
-                    trace.append((n, dx, dy, round(line, 3), round(ring, 3), round(asym, 3), round(score, 3)))
+                    trace.append((n, kx, my, round(line, 3), round(ring, 3), round(beyond, 3), round(asym, 3),
+                                  round(score, 3)))
                 if best is None or score > best[0]:
                     canon = np.float64([[lx, ly], [lx + n * px, ly], [lx + n * px, ly + n * py], [lx, ly + n * py]])
                     corners = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(from_work)).reshape(4, 2)
@@ -364,28 +393,26 @@ def _grid_from_segments(work: np.ndarray, segs: np.ndarray, seg_scale: float, gr
     return best
 
 
-def _ring_contrast(resp: np.ndarray, n: int, x0: float, px: float, y0: float, py: float) -> float:
-    """How clearly the grid lines cross the outer ring of cells (min over the four sides, -1..1).
+def _crossings(resp: np.ndarray, lines: np.ndarray, across: np.ndarray, pitch: float, across_pitch: float) -> np.ndarray:
+    """(strips, lines) local contrast (-1..1) of each line within each strip between two ``across`` lines."""
+    out = np.zeros((max(len(across) - 1, 0), len(lines)), np.float32)
+    axis = np.arange(resp.shape[1])
+    for m in range(len(across) - 1):
+        lo = int(round(across[m] + 0.2 * across_pitch))
+        hi = max(int(round(across[m] + 0.8 * across_pitch)), lo + 1)
+        prof = cv2.GaussianBlur(resp[lo:hi].mean(axis=0).reshape(1, -1), (0, 0), 1.2).ravel()
+        on = np.interp(lines, axis, prof)
+        # Against the quieter neighbour: a premium square's print beside a line is no reason to doubt it.
+        off = np.minimum(np.interp(lines - pitch / 2, axis, prof), np.interp(lines + pitch / 2, axis, prof))
+        out[m] = (on - off) / (on + off + 1.0)
+    return out
 
-    On a true grid the lines run to its border; one ring too far out lies on the board's plain rim."""
-    values = []
-    for axis in (0, 1):
-        start, pitch, other0, other_p = (x0, px, y0, py) if axis == 0 else (y0, py, x0, px)
-        for ring in (0, n - 1):
-            lo = int(round(other0 + (ring + 0.2) * other_p))
-            hi = max(int(round(other0 + (ring + 0.8) * other_p)), lo + 1)
-            band = resp[0][lo:hi] if axis == 0 else resp[1][:, lo:hi].T
-            prof = cv2.GaussianBlur(band.mean(axis=0).reshape(1, -1), (0, 0), 1.2).ravel()
-            xs = start + np.arange(1, n) * pitch
-            on = np.interp(xs, np.arange(len(prof)), prof)
-            off = np.interp(xs - pitch / 2, np.arange(len(prof)), prof)
-            off2 = np.interp(xs + pitch / 2, np.arange(len(prof)), prof)
-            # Against the quieter neighbour: a premium square's print beside a line is no reason to doubt it.
-            c = (on - np.minimum(off, off2)) / (on + np.minimum(off, off2) + 1.0)
-            values.append(float(np.median(c)))
-    if _DEBUG:
-        print("ring", np.round(values, 2))
-    return min(values)
+
+def _strip(cross: np.ndarray, m: int, k0: int, k1: int) -> float:
+    """Median crossing contrast of strip m over lines k0..k1-1 (0 when the strip is outside the picture)."""
+    if m < 0 or m >= cross.shape[0]:
+        return 0.0
+    return float(np.median(cross[m, k0:k1]))
 
 
 def _asymmetry(lab: np.ndarray, n: int, x0: float, px: float, y0: float, py: float) -> float:
