@@ -145,12 +145,20 @@ class Config:
     source: str = "<defaults>"
     #: The ``[storage]`` table's photo-archive settings, validated by device.archive.ArchiveSettings.
     photos: Mapping[str, Any] = field(default_factory=dict)
+    #: The ``[club]`` table (MQTT link to a club's broker), validated by device.club.settings.ClubSettings.
+    club: Mapping[str, Any] = field(default_factory=dict)
 
     def hardware_config(self):
         """``[hardware]`` as a :class:`hardware.config.HardwareConfig` (raises ConfigurationError)."""
         from hardware.config import HardwareConfig
 
         return HardwareConfig.from_mapping(self.hardware, self.source)
+
+    def club_settings(self):
+        """``[club]`` as a :class:`device.club.settings.ClubSettings` (raises ConfigError)."""
+        from device.club.settings import ClubSettings
+
+        return ClubSettings.from_mapping(self.club, self.source)
 
     def resolved_data_dir(self) -> Path:
         from device.paths import data_dir
@@ -195,7 +203,7 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
         raise ConfigError(f"{source}: not valid TOML: a number has too many digits") from None
     except RecursionError:
         raise ConfigError(f"{source}: not valid TOML: nested too deeply") from None
-    _check_keys(raw, source, "", ("game", "ui", "camera", "storage", "hardware"))
+    _check_keys(raw, source, "", ("game", "ui", "camera", "storage", "hardware", "club"))
     game = _parse_game(_table(raw, "game", source), source, "game")
     ui = _parse_ui(_table(raw, "ui", source), source)
     camera = _parse_camera(_table(raw, "camera", source), source)
@@ -203,8 +211,10 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
     _check_keys(storage, source, "storage", ("data_dir", "photo_budget_mb", "photo_keep_games"))
     data_dir = _text(storage, "data_dir", "", source, "storage")
     hardware = _table(raw, "hardware", source)
-    config = Config(game, ui, camera, data_dir, hardware, source, photos=storage)
+    club = _table(raw, "club", source)
+    config = Config(game, ui, camera, data_dir, hardware, source, photos=storage, club=club)
     config.hardware_config()  # validate now, so a bad pin is reported at start-up
+    config.club_settings()
     return config
 
 

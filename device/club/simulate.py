@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A stand-in kiosk for club tests and benchmarks: plays a real record into a device database.
+
+``python -m device.club.simulate --db FILE --gcg RECORD [--interval S]`` stores the record's events
+one by one through :class:`device.store.Store`, exactly as the kiosk stores confirmed moves, and
+marks the game finished at the end. Run again on the same database (after a ``kill -9``), it goes
+on from the last stored event, as the kiosk resumes. With ``--config`` (a file with a ``[club]``
+table) the same process also runs the club link, as a whole device would (kiosk and link), plays
+each ``--gcg`` in turn as a new game, and ends once every message has been acknowledged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from device.config import GameSettings
+from device.store import Store
+from engine.game import Game
+from engine.gcg import parse_gcg, replay
+
+
+def play_record(db: Path, gcg: Path, *, interval: float = 0.0, tiles: str | None = None,
+                max_events: int | None = None, game_number: int = 1,
+                stopped: Callable[[], bool] = lambda: False) -> int:
+    """Store ``gcg``'s events into ``db`` (resuming an unfinished game); returns the number of events.
+
+    ``game_number`` says which game of the database this record is: a finished game with that number
+    means the record was already played (a restart after the end).
+    """
+    reference = replay(parse_gcg(gcg.read_bytes(), str(gcg)), tiles=tiles).game
+    store = Store(db)
+    try:
+        if len(store.games()) >= game_number and store.unfinished() is None:
+            return len(reference.events)
+        game_id = store.unfinished()
+        if game_id is None:
+            settings = GameSettings(players=tuple(reference.players), tileset=reference.rules.tileset.name)
+            game_id = store.create_game(settings)
+        stored = len(store.records(game_id))
+        probe = Game(reference.rules, reference.players)
+        probe.replay(reference.events[:stored])
+        events = reference.events if max_events is None else reference.events[:max_events]
+        for seq in range(stored, len(events)):
+            if interval:
+                time.sleep(interval)
+            if stopped():
+                return seq
+            store.append_event(game_id, events[seq], probe.board, seq)
+            probe.replay([events[seq]])
+        if max_events is None:
+            store.set_finished(game_id, True)
+        return len(events)
+    finally:
+        store.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m device.club.simulate", description=__doc__)
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--gcg", type=Path, required=True, action="append", help="a record (repeat: played in turn)")
+    parser.add_argument("--interval", type=float, default=0.0, help="seconds between moves")
+    parser.add_argument("--tiles", default=None)
+    parser.add_argument("--config", type=Path, help="also run the club link with this configuration's [club]")
+    args = parser.parse_args(argv)
+    if args.config is None:
+        for number, gcg in enumerate(args.gcg, 1):
+            play_record(args.db, gcg, interval=args.interval, tiles=args.tiles, game_number=number)
+        return 0
+    import signal
+    import threading
+
+    from device.club.link import BoardLink
+    from device.config import load_config
+
+    Store(args.db).close()
+    link = BoardLink(args.db, load_config(args.config).club_settings())
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    worker = threading.Thread(target=link.run, args=(stop,), name="club-link")
+    worker.start()
+    try:
+        for number, gcg in enumerate(args.gcg, 1):
+            if stop.is_set():
+                break
+            play_record(args.db, gcg, interval=args.interval, tiles=args.tiles, game_number=number,
+                        stopped=stop.is_set)
+        while not stop.is_set() and link.outbox_size() > 0:
+            stop.wait(0.2)
+    finally:
+        stop.set()
+        worker.join()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
