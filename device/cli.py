@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "app",
     "games",
     "live",
+    "club",
     "doctor",
 )
 
