@@ -309,3 +309,24 @@ def test_rack_points_are_kept_from_the_viewer_until_the_end(feeder: StoreFeeder)
     reader = LiveReader(feeder.store.path)
     playing = reader.snapshot()
     assert "rack" not in playing["players"][0] and all(m["rack"] is None for m in playing["moves"])
+
+
+def test_the_page_waits_for_a_database_that_is_not_there_yet(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    with ServerThread(db, poll_s=0.02) as server:
+        waiting = server.state()
+        assert waiting["kind"] == "none" and "no saved-games database" in waiting["device"]
+        stream = Stream(server.server.port)
+        try:
+            stream.next_state()
+            store = Store(db)  # the kiosk starts
+            feed = StoreFeeder(store, SETTINGS, REF.events, now=FakeTime(1000.0))
+            feed.start()
+            feed.step()
+            state = stream.next_state()
+            while state["kind"] == "none" or state["seq"] < 1:
+                state = stream.next_state()
+            assert state["players"][0]["score"] == REF.events[0].cumulative
+            store.close()
+        finally:
+            stream.close()

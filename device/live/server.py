@@ -113,7 +113,7 @@ class LiveServer:
     """Serve the live page of the database at ``db_path`` on ``host:port`` (port 0: any free port)."""
 
     def __init__(self, db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8080, max_viewers: int = 256,
-                 max_connections: int | None = None, poll_s: float = 0.1, data_dir: Path | None = None,
+                 max_connections: int | None = None, poll_s: float = 0.05, data_dir: Path | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self.db_path = Path(db_path)
         self.host, self.port = host, port
@@ -121,7 +121,9 @@ class LiveServer:
         self.max_connections = max_connections or max_viewers + 32
         self.poll_s = poll_s
         self.data_dir = data_dir or self.db_path.parent
-        self.reader = LiveReader(self.db_path, now=clock)
+        self.clock = clock
+        self.reader: LiveReader | None = None
+        """Opened when the database can be read (a read-only mount needs the kiosk's WAL files there)."""
         self.strings = load_strings()
         self.static = load_static()
         self.viewers: set[Viewer] = set()
@@ -135,6 +137,7 @@ class LiveServer:
         self._db_lock = asyncio.Lock()
         self._data_version = -1
         self._last_problem = ""
+        self._inode: int | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -153,7 +156,8 @@ class LiveServer:
                 self._offer(viewer, b"")  # wakes the stream, which then ends
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2.0)
-        self.reader.close()
+        if self.reader is not None:
+            self.reader.close()
 
     async def serve_forever(self) -> None:
         await self.start()
@@ -169,8 +173,9 @@ class LiveServer:
         while True:
             await asyncio.sleep(self.poll_s)
             try:
-                # A quiet device is only noticed by rebuilding now and then without a change.
-                stale = time.monotonic() - last_build > 5.0
+                # A quiet device, a replaced database or one that can now be opened are only noticed
+                # by rebuilding now and then without a change.
+                stale = time.monotonic() - last_build > 2.0
                 if await self._refresh(force=stale):
                     last_build = time.monotonic()
             except LiveError:
@@ -183,6 +188,19 @@ class LiveServer:
     async def _refresh(self, *, force: bool = False) -> bool:
         loop = asyncio.get_running_loop()
         async with self._db_lock:
+            if force and self.reader is not None and _inode(self.db_path) != self._inode:
+                self.reader.close()  # the kiosk moved a damaged database aside and started a new one
+                self.reader = None
+            if self.reader is None:
+                if not force and self.snapshot:
+                    return False  # try to open it again at the next forced refresh
+                try:
+                    self.reader = LiveReader(self.db_path, now=self.clock)
+                except LiveError as exc:
+                    return self._publish({"kind": "none", "server_time": self.clock(), "device": str(exc),
+                                          "finished_games": []}, changed=False)
+                self._inode = _inode(self.db_path)
+                self._data_version = -1
             version = self.reader.data_version()
             changed = version != self._data_version
             if not changed and not force:
@@ -191,8 +209,14 @@ class LiveServer:
                 self._data_version = version
                 self.reader.note_change()
             snapshot = await loop.run_in_executor(None, self.reader.snapshot)
-        comparable = {k: v for k, v in snapshot.items() if k != "server_time"}
-        if not changed and comparable == {k: v for k, v in self.snapshot.items() if k != "server_time"}:
+        return self._publish(snapshot, changed)
+
+    def _publish(self, snapshot: dict[str, Any], changed: bool) -> bool:
+        """Make ``snapshot`` the state every viewer gets (unless only its time differs from the last)."""
+        def comparable(state: dict[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in state.items() if k not in ("server_time", "version")}
+
+        if not changed and comparable(snapshot) == comparable(self.snapshot):
             return True
         self.version += 1
         snapshot["version"] = self.version
@@ -272,6 +296,8 @@ class LiveServer:
 
         loop = asyncio.get_running_loop()
         async with self._db_lock:
+            if self.reader is None:
+                return Response(503, b'{"error":"the saved games cannot be read now"}')
             try:
                 finished = await loop.run_in_executor(None, archive.is_finished, self.reader.db, game_id)
                 if not finished:
@@ -290,6 +316,8 @@ class LiveServer:
 
         loop = asyncio.get_running_loop()
         async with self._db_lock:
+            if self.reader is None:
+                return Response(503, b'{"error":"the saved games cannot be read now"}')
             path = await loop.run_in_executor(None, archive.confirmed_photo, self.reader.db, game_id, seq,
                                               self.data_dir)
         if path is None:
@@ -330,6 +358,13 @@ class LiveServer:
         lines += [f"{k}: {v}" for k, v in response.headers.items()]
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (b"" if head else response.body))
         await asyncio.wait_for(writer.drain(), SLOW_VIEWER_S)
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return path.stat().st_ino
+    except OSError:
+        return None
 
 
 class _HttpError(Exception):
