@@ -63,6 +63,12 @@ sed -e "s|@ROOT@|$TARGET|g" "$ROOT/systemd/ordvakt.service" > "$UNIT"
 systemd-analyze verify "$UNIT"
 systemctl daemon-reload
 systemctl enable ordvakt.service
+# The live page for spectators (read-only, local networks only): ordvakt-live.service, port 8080.
+sed -e "s|@ROOT@|$TARGET|g" "$ROOT/systemd/ordvakt-live.service" > /etc/systemd/system/ordvakt-live.service
+systemd-analyze verify /etc/systemd/system/ordvakt-live.service
+systemctl daemon-reload
+systemctl enable ordvakt-live.service
 echo "Installed. Check the machine: sudo -u $SERVICE_USER env ORDVAKT_DATA_DIR=$STATE ORDVAKT_CONFIG=$CONFIG_DIR/config.toml \\"
 echo "    $TARGET/.venv/bin/ordvakt doctor"
 echo "Start it: sudo systemctl start ordvakt   (logs: journalctl -u ordvakt -f)"
+echo "Live page: sudo systemctl start ordvakt-live, then http://$(hostname).local:8080/ on the local network"
