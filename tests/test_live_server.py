@@ -330,3 +330,34 @@ def test_the_page_waits_for_a_database_that_is_not_there_yet(tmp_path: Path) -> 
             store.close()
         finally:
             stream.close()
+
+
+def test_the_command_serves_and_stops_cleanly(feeder: StoreFeeder) -> None:
+    import re
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "device.cli", "live", "--db", feeder.store.path, "--host",
+                             "127.0.0.1", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        port = int(re.search(r"127\.0\.0\.1:(\d+)/", line)[1])
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as answer:
+            assert json.loads(answer.read())["game_id"] == feeder.game_id
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and "Traceback" not in err, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_the_command_refuses_a_bad_port(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "device.cli", "live", "--port", "99999", "--db",
+                          str(tmp_path / "none.sqlite")], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stderr.strip() == "ordvakt: --port 99999: must be 0 to 65535"

@@ -17,6 +17,7 @@ import contextlib
 import json
 import logging
 import re
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -158,14 +159,6 @@ class LiveServer:
                 await asyncio.wait_for(self._server.wait_closed(), 2.0)
         if self.reader is not None:
             self.reader.close()
-
-    async def serve_forever(self) -> None:
-        await self.start()
-        assert self._server is not None
-        try:
-            await asyncio.Event().wait()
-        finally:
-            await self.stop()
 
     # -- the poller ---------------------------------------------------------------------------------
     async def _poll(self) -> None:
@@ -412,10 +405,14 @@ def serve(db_path: str | Path, *, host: str, port: int, max_viewers: int, data_d
     async def main() -> None:
         server = LiveServer(db_path, host=host, port=port, max_viewers=max_viewers, data_dir=data_dir)
         await server.start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)  # systemd's stop: close every stream, then exit 0
         if ready is not None:
             ready(server)
         try:
-            await asyncio.Event().wait()
+            await stop.wait()
         finally:
             await server.stop()
 
