@@ -151,7 +151,7 @@ class Game:
         self.board = Board(self.rules.layout.size)
         self.scores = [0] * n
         self.to_move = self.first
-        self.bag_count = self.rules.tileset.total
+        self.bag_count = sum(self.rules.tiles_in_play().values())
         self.rack_counts = [0] * n
         for i in range(n):
             self._draw(i, self.rules.rack_size)
@@ -184,7 +184,7 @@ class Game:
 
     def unseen(self, player: int | None = None, rack: str | None = None) -> Counter[str]:
         """Tiles not on the board (and not on ``rack``, the rack ``player`` can see)."""
-        pool = self.rules.tileset.full_bag()
+        pool = self.rules.tiles_in_play()
         for _, cell in self.board:
             pool[BLANK if cell.blank else cell.letter] -= 1
             if cell.arrow:

@@ -28,6 +28,7 @@ not the two-player tournament rule:
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,7 +39,7 @@ from engine._data import builtin_dir, read_toml
 from engine.errors import DataFileError
 from engine.layout import Layout, load_layout
 from engine.start import StartRule
-from engine.tiles import TileSet, load_tileset
+from engine.tiles import ARROW, BLANK, STOP, TileSet, load_tileset
 
 LANGUAGE_TILESETS = {
     "nb": "no", "no": "no", "en": "en", "sv": "sv", "fi": "fi", "et": "et", "fr": "fr", "de": "de", "pl": "pl",
@@ -129,6 +130,21 @@ class Rules:
 
     def bingo_bonus(self, tiles_used: int) -> int:
         return self.bingo.get(tiles_used, 0)
+
+    def tiles_in_play(self) -> Counter[str]:
+        """The tiles the game is played with: the whole set, less Alfapet's special tiles (blank, black stop and
+        arrow tiles) when the players leave them out: "Jos pelaajat haluavat pelata ilman erikoislaattoja, ne
+        poistetaan laattojen joukosta." (seed 000); "Det är helt valfritt med specialbrickor" (seed 001).
+
+        >>> sum(Rules.alfapet("sv").tiles_in_play().values()), sum(Rules.alfapet("sv", special_tiles=False)
+        ...     .tiles_in_play().values())
+        (120, 112)
+        """
+        bag = self.tileset.full_bag()
+        if self.game is Game.ALFAPET and not self.special_tiles:
+            for symbol in (BLANK, STOP, ARROW):
+                bag.pop(symbol, None)
+        return bag
 
     @property
     def language(self) -> str:

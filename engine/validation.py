@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.moves import Placement
-from engine.rules import Rules
+from engine.rules import Game, Rules
 from engine.squares import Direction, Square
 from engine.tiles import ARROW, BLANK, STOP
 
@@ -123,6 +123,9 @@ def validate(board: Board, placement: Placement, rules: Rules, *, rack: str | No
                 rack=rack)
     if (placement.stop_tile or placement.bend) and not rules.special_tiles:
         add(ProblemCode.SPECIAL_TILES_OFF, "stop and arrow tiles are not used in this game")
+    if rules.game is Game.ALFAPET and not rules.special_tiles and any(t.blank for t in letters):
+        # Alfapet's blank is one of its special tiles (seeds 000/001); Scrabble always has its blanks.
+        add(ProblemCode.SPECIAL_TILES_OFF, "blank tiles are not used in this game")
     if problems and any(p.code & (ProblemCode.SQUARE_OCCUPIED | ProblemCode.DUPLICATE_SQUARE) for p in problems):
         return problems
 

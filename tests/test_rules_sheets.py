@@ -300,3 +300,17 @@ def test_gcg_record_carries_the_end_reason_and_the_tie_break():
     record = parse_gcg(text.encode(), "written.gcg")
     assert record.outcome == {"reason": "agreed", "winners": "ann", "tie-break": "score-before-racks"}
     assert all(not line.note for line in record.lines)  # not taken for a note on the last move
+
+
+def test_alfapet_played_without_special_tiles_leaves_them_out_of_the_bag():
+    # "Jos pelaajat haluavat pelata ilman erikoislaattoja, ne poistetaan laattojen joukosta." alfapet-sv.toml:
+    # 112 letter tiles + 2 blanks + 3 black + 3 arrow tiles = 120; without the special tiles 112 are played.
+    with_special = Game(Rules.alfapet("sv"), ["Ann", "Bob"])
+    without = Game(Rules.alfapet("sv", special_tiles=False), ["Ann", "Bob"])
+    assert with_special.bag_count == 120 - 2 * 7 and without.bag_count == 112 - 2 * 7
+    assert "?" not in without.unseen() and "#" not in without.unseen()
+    board = Board(17)
+    blank = Placement.from_notation("9H oST", board)  # a blank as O on the centre row
+    rules = Rules.alfapet("sv", special_tiles=False)
+    assert ProblemCode.SPECIAL_TILES_OFF in flags(validate(board, blank, rules))
+    assert validate(board, blank, Rules.alfapet("sv")) == []
