@@ -14,6 +14,7 @@ memory of broker and director over time.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import resource
@@ -115,6 +116,8 @@ def main() -> int:
     parser.add_argument("--no-faults", action="store_true")
     parser.add_argument("--outage", type=float, default=30.0, help="seconds the broker / a network is away")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--per-process", type=int, default=10,
+                        help="devices simulated per process (a kill -9 takes down all of them at once)")
     args = parser.parse_args()
     if not WOOGLES.is_dir():
         print(f"shared data missing: {WOOGLES}")
@@ -145,8 +148,8 @@ def main() -> int:
     proxied = set(rng.sample(boards, min(3, len(boards)))) if not args.no_faults else set()
     proxies = {b: CuttableProxy(files.port) for b in proxied}
     env = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1")
-    devices: dict[str, subprocess.Popen] = {}
-    commands: dict[str, list[str]] = {}
+    specs: list[Path] = []
+    group: list[dict] = []
     for index, board in enumerate(boards):
         secret = work / f"{board}.password"
         secret.write_text(files.passwords[board] + "\n")
@@ -155,22 +158,28 @@ def main() -> int:
         config.write_text(f'[club]\nenabled = true\nevent = "bench"\nboard = "{board}"\nhost = "localhost"\n'
                           f'port = {port}\nca_file = "{files.ca_file}"\npassword_file = "{secret}"\n')
         games = [str(records[(index * games_per_board + g) % len(records)]) for g in range(games_per_board)]
-        commands[board] = [sys.executable, "-m", "device.club.simulate", "--db", str(work / f"{board}.sqlite"),
-                           "--config", str(config), "--interval", f"{interval:.3f}"]
-        for gcg in games:
-            commands[board] += ["--gcg", gcg]
-    for board in boards:
-        devices[board] = subprocess.Popen(commands[board], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                          stderr=open(work / f"{board}.log", "ab"))  # noqa: SIM115
-        time.sleep(0.05)
+        group.append({"db": str(work / f"{board}.sqlite"), "config": str(config), "gcg": games})
+        if len(group) == args.per_process or index == len(boards) - 1:
+            spec = work / f"devices-{len(specs) + 1:02d}.json"
+            spec.write_text(json.dumps(group))
+            specs.append(spec)
+            group = []
+
+    def launch(spec: Path, *extra: str) -> subprocess.Popen:
+        command = [sys.executable, "-m", "device.club.simulate", "--spec", str(spec), "--interval",
+                   f"{interval:.3f}", *extra]
+        return subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=open(work / f"{spec.stem}.log", "ab"))  # noqa: SIM115
+
+    devices = {spec: launch(spec) for spec in specs}
     start = time.monotonic()
     deadline = start + args.minutes * 60
     memory: list[tuple[float, float, float]] = []
     fault_windows: list[tuple[float, float]] = []
     faults_done = {"broker": False, "network": False}
     kills = 0
-    print(f"{len(boards)} boards, one move per board every {interval:.1f} s, {games_per_board} games each, "
-          f"{args.minutes} min; work dir {work}", flush=True)
+    print(f"{len(boards)} boards in {len(specs)} processes, one move per board every {interval:.1f} s, "
+          f"{games_per_board} games each, {args.minutes} min; work dir {work}", flush=True)
     try:
         while time.monotonic() < deadline:
             elapsed = time.monotonic() - start
@@ -195,44 +204,35 @@ def main() -> int:
                     print(f"  network of {', '.join(sorted(proxied))} dropped for {args.outage:.0f} s", flush=True)
                     fault_windows.append((t0, time.time() + args.outage + 5))
                 if rng.random() < 0.02:
-                    board = rng.choice(boards)
-                    if devices[board].poll() is None:
-                        devices[board].send_signal(signal.SIGKILL)
-                        devices[board].wait()
+                    spec = rng.choice(specs)
+                    if devices[spec].poll() is None:
+                        devices[spec].send_signal(signal.SIGKILL)
+                        devices[spec].wait()
                         kills += 1
                         time.sleep(0.3)
-                        devices[board] = subprocess.Popen(commands[board], env=env, cwd=ROOT,
-                                                          stdout=subprocess.DEVNULL,
-                                                          stderr=open(work / f"{board}.log", "ab"))  # noqa: SIM115
+                        devices[spec] = launch(spec)
             time.sleep(1.0)
     finally:
-        print(f"  time is up after {time.monotonic() - start:.0f} s ({kills} devices killed -9); stopping the "
-              "players and letting the outboxes drain (at most 120 s)", flush=True)
+        print(f"  time is up after {time.monotonic() - start:.0f} s ({kills} device processes killed -9); "
+              "stopping the players and letting the outboxes drain", flush=True)
         for process in devices.values():
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
         for process in devices.values():
             try:
-                process.wait(timeout=30)
+                process.wait(timeout=120)
             except subprocess.TimeoutExpired:
                 process.kill()
-        # Drain: one link process per board whose outbox still holds messages.
-        drain = []
-        for board in boards:
-            cmd = [sys.executable, "-m", "device", "club", "link", "--config", str(work / f"{board}.toml"),
-                   "--db", str(work / f"{board}.sqlite")]
-            drain.append(subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.DEVNULL))
-        end = time.monotonic() + 120
-        while time.monotonic() < end:
-            if all(_unsent(work / f"{b}.sqlite") == 0 for b in boards):
-                break
-            time.sleep(1)
+                process.wait()
+        # Drain: the links alone send whatever the outboxes still hold (after kills), then end by themselves.
+        drain = [launch(spec, "--link-only") for spec in specs]
+        for process in drain:
+            try:
+                process.wait(timeout=300)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
         time.sleep(2)
-        for process in drain:
-            process.terminate()
-        for process in drain:
-            process.wait(timeout=30)
         dclient.loop_stop()
         dclient.disconnect()
         broker["p"].terminate()
@@ -282,16 +282,6 @@ def main() -> int:
         print(f"broker RSS {first[1]:.1f} -> {last[1]:.1f} MB; director process RSS {first[2]:.1f} -> "
               f"{last[2]:.1f} MB")
     return 0 if lost == doubled == wrong == wrong_results == 0 else 1
-
-
-def _unsent(db: Path) -> int:
-    import sqlite3
-
-    try:
-        with sqlite3.connect(db, timeout=10) as con:
-            return int(con.execute("SELECT COUNT(*) FROM club_outbox WHERE sent = 0").fetchone()[0])
-    except sqlite3.DatabaseError:
-        return -1
 
 
 def _outbox_max(db: Path) -> int:

@@ -12,7 +12,10 @@ each ``--gcg`` in turn as a new game, and ends once every message has been ackno
 from __future__ import annotations
 
 import argparse
+import json
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -58,41 +61,65 @@ def play_record(db: Path, gcg: Path, *, interval: float = 0.0, tiles: str | None
         store.close()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m device.club.simulate", description=__doc__)
-    parser.add_argument("--db", type=Path, required=True)
-    parser.add_argument("--gcg", type=Path, required=True, action="append", help="a record (repeat: played in turn)")
-    parser.add_argument("--interval", type=float, default=0.0, help="seconds between moves")
-    parser.add_argument("--tiles", default=None)
-    parser.add_argument("--config", type=Path, help="also run the club link with this configuration's [club]")
-    args = parser.parse_args(argv)
-    if args.config is None:
-        for number, gcg in enumerate(args.gcg, 1):
-            play_record(args.db, gcg, interval=args.interval, tiles=args.tiles, game_number=number)
-        return 0
-    import signal
-    import threading
+def run_device(db: Path, config: Path, records: list[Path], *, interval: float, stop: threading.Event,
+               tiles: str | None = None) -> None:
+    """One whole device: the club link in a thread and the stand-in kiosk playing ``records`` in turn.
 
+    Returns once every record is played and every message acknowledged, or when ``stop`` is set.
+    """
     from device.club.link import BoardLink
     from device.config import load_config
 
-    Store(args.db).close()
-    link = BoardLink(args.db, load_config(args.config).club_settings())
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    worker = threading.Thread(target=link.run, args=(stop,), name="club-link")
+    Store(db).close()
+    link = BoardLink(db, load_config(config).club_settings())
+    link_stop = threading.Event()
+    worker = threading.Thread(target=link.run, args=(link_stop,), name=f"club-link-{db.stem}")
     worker.start()
     try:
-        for number, gcg in enumerate(args.gcg, 1):
+        for number, gcg in enumerate(records, 1):
             if stop.is_set():
                 break
-            play_record(args.db, gcg, interval=args.interval, tiles=args.tiles, game_number=number,
-                        stopped=stop.is_set)
+            play_record(db, gcg, interval=interval, tiles=tiles, game_number=number, stopped=stop.is_set)
         while not stop.is_set() and link.outbox_size() > 0:
             stop.wait(0.2)
     finally:
-        stop.set()
+        link_stop.set()
         worker.join()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m device.club.simulate", description=__doc__)
+    parser.add_argument("--db", type=Path, help="the device database")
+    parser.add_argument("--gcg", type=Path, action="append", default=[], help="a record (repeat: played in turn)")
+    parser.add_argument("--interval", type=float, default=0.0, help="seconds between moves")
+    parser.add_argument("--tiles", default=None)
+    parser.add_argument("--config", type=Path, help="also run the club link with this configuration's [club]")
+    parser.add_argument("--spec", type=Path,
+                        help="several devices in this process: a JSON list of {db, config, gcg: [...]}")
+    parser.add_argument("--link-only", action="store_true",
+                        help="with --spec: play nothing, only send what the outboxes hold, then end")
+    args = parser.parse_args(argv)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    if args.spec is not None:
+        devices = json.loads(args.spec.read_text(encoding="utf-8"))
+        threads = [threading.Thread(target=run_device, args=(Path(d["db"]), Path(d["config"]),
+                                                             [] if args.link_only else [Path(g) for g in d["gcg"]]),
+                                    kwargs={"interval": args.interval, "stop": stop, "tiles": args.tiles})
+                   for d in devices]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return 0
+    if args.db is None or not args.gcg:
+        parser.error("--db and --gcg are needed (or --spec)")
+    if args.config is None:
+        for number, gcg in enumerate(args.gcg, 1):
+            play_record(args.db, gcg, interval=args.interval, tiles=args.tiles, game_number=number,
+                        stopped=stop.is_set)
+        return 0
+    run_device(args.db, args.config, args.gcg, interval=args.interval, stop=stop, tiles=args.tiles)
     return 0
 
 
