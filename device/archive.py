@@ -40,7 +40,6 @@ from device.config import GameSettings
 from device.errors import DeviceError
 from device.store import event_from_dict
 from engine.game import Game
-from engine.squares import Square
 
 PHOTO_DIR = "photos"
 _GAME_DIR = re.compile(r"game-([0-9]+)")
@@ -305,22 +304,8 @@ def cgp_line(game: Game, *, lexicon: str = "", include_racks: bool = False) -> s
     rows with runs of empty squares as numbers, blanks in lower case; racks, scores and the player to
     move first; consecutive scoreless turns; then ``lex`` and ``ld`` operations. Racks are unknown
     beside a physical board and left empty unless ``include_racks`` and the board settles them."""
-    rows = []
-    for r in range(game.board.size):
-        out, empty = [], 0
-        for c in range(game.board.size):
-            cell = game.board.get(Square(r, c))
-            if cell is None:
-                empty += 1
-                continue
-            if empty:
-                out.append(str(empty))
-                empty = 0
-            letter = cell.letter.lower() if cell.blank else cell.letter
-            out.append(letter if len(letter) == 1 else f"[{letter}]")
-        if empty:
-            out.append(str(empty))
-        rows.append("".join(out))
+    # The board's own text form is CGP's first field: rows by "/", runs of empty squares as numbers.
+    board = game.board.to_text()
     n = len(game.players)
     order = [(game.to_move + i) % n for i in range(n)]
     racks = [(game.known_rack(p) or "") if include_racks else "" for p in order]
@@ -329,4 +314,4 @@ def cgp_line(game: Game, *, lexicon: str = "", include_racks: bool = False) -> s
     if lexicon:
         ops.append(f"lex {lexicon};")
     ops.append(f"ld {game.rules.tileset.name};")
-    return " ".join(["/".join(rows), "/".join(racks), "/".join(scores), str(game.scoreless_turns), *ops])
+    return " ".join([board, "/".join(racks), "/".join(scores), str(game.scoreless_turns), *ops])

@@ -11,12 +11,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_live_server import ServerThread, started_game
 
-from conftest import FakeTime, demo_game_settings
+from conftest import demo_game_settings
 from device.live.feed import StoreFeeder
 from device.store import Store
 from engine.moves import Placement, RackPoints
-from test_live_server import ServerThread
 
 CHROMIUM = os.environ.get("ORDVAKT_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -39,6 +39,13 @@ def browser():
         browser.close()
 
 
+@pytest.fixture
+def game_in_store(tmp_path: Path):
+    feed = started_game(tmp_path)
+    yield feed
+    feed.store.close()
+
+
 def shots_dir(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("ORDVAKT_SHOTS", tmp_path))
     folder.mkdir(parents=True, exist_ok=True)
@@ -46,9 +53,8 @@ def shots_dir(tmp_path: Path) -> Path:
 
 
 def test_a_viewer_watches_a_game_on_a_phone_and_a_desktop(browser, tmp_path: Path) -> None:
-    store = Store(tmp_path / "games.sqlite")
-    feeder = StoreFeeder(store, SETTINGS, REF.events, now=FakeTime(1000.0))
-    feeder.start()
+    feeder = started_game(tmp_path)
+    store = feeder.store
     for _ in range(9):
         feeder.step()
     shots = shots_dir(tmp_path)
@@ -104,18 +110,15 @@ def test_a_viewer_watches_a_game_on_a_phone_and_a_desktop(browser, tmp_path: Pat
         assert f"/api/games/{feeder.game_id}.zip" in links
         phone.screenshot(path=str(shots / "live-phone-finished.png"), full_page=True)
         desktop.screenshot(path=str(shots / "live-desktop-finished.png"), full_page=True)
-        # Cut off from the device: the page says so instead of showing a stale game as live.
         for page in (phone, desktop):
             page.close()
     store.close()
 
 
-def test_the_page_falls_back_to_polling_without_server_sent_events(browser, tmp_path: Path) -> None:
-    store = Store(tmp_path / "games.sqlite")
-    feeder = StoreFeeder(store, SETTINGS, REF.events, now=FakeTime(1000.0))
-    feeder.start()
+def test_the_page_falls_back_to_polling_without_server_sent_events(browser, game_in_store: StoreFeeder) -> None:
+    feeder = game_in_store
     feeder.step()
-    with ServerThread(tmp_path / "games.sqlite", poll_s=0.05) as server:
+    with ServerThread(Path(feeder.store.path), poll_s=0.05) as server:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.add_init_script("delete window.EventSource")
         page.goto(server.url + "/")
@@ -123,19 +126,53 @@ def test_the_page_falls_back_to_polling_without_server_sent_events(browser, tmp_
         feeder.step()
         page.wait_for_selector("body[data-seq='2']", timeout=8000)
         page.close()
-    store.close()
 
 
-def test_offline_is_shown(browser, tmp_path: Path) -> None:
-    store = Store(tmp_path / "games.sqlite")
-    feeder = StoreFeeder(store, SETTINGS, REF.events, now=FakeTime(1000.0))
-    feeder.start()
+def test_offline_is_shown(browser, game_in_store: StoreFeeder, tmp_path: Path) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    with ServerThread(tmp_path / "games.sqlite") as server:
+    with ServerThread(Path(game_in_store.store.path)) as server:
         page.goto(server.url + "/")
         page.wait_for_selector("#status[data-state='playing']")
     # The server is gone: the page waits for its silence limit and then says it is offline.
     page.wait_for_selector("#status[data-state='offline']", timeout=40000)
     page.screenshot(path=str(shots_dir(tmp_path) / "live-phone-offline.png"))
     page.close()
+
+
+def test_alfapet_for_three_and_ordskifte_rails(browser, tmp_path: Path) -> None:
+    from device.config import GameSettings
+    from engine.game import Game
+
+    store = Store(tmp_path / "games.sqlite")
+    settings = GameSettings(game="alfapet", language="sv", players=("Ann", "Bo", "Cecilia"), clock="chess")
+    game = Game(settings.rules(), list(settings.players))
+    gid = store.create_game(settings)
+    for text in ("9F KATTEN", "H6 MATTA", "5D HEMMA"):
+        before = game.board.copy()
+        event = game.play(Placement.from_notation(text, game.board), check=False)
+        store.append_event(gid, event, before, len(game.events) - 1)
+    shots = shots_dir(tmp_path)
+    with ServerThread(tmp_path / "games.sqlite") as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="sv-SE")
+        page.goto(server.url + "/")
+        page.wait_for_selector("body[data-seq='3']")
+        assert page.locator(".sq").count() == 17 * 17
+        assert page.locator(".player").count() == 3
+        assert page.locator(".player .score").all_inner_texts() == [str(s) for s in game.scores]
+        page.screenshot(path=str(shots / "live-desktop-alfapet.png"), full_page=True)
+        ordskifte = store.create_game(GameSettings(game="ordskifte", language="nb", players=("Kari", "Ola", "Per")))
+        store.append(ordskifte, 0, {"action": "word", "player": 0, "game": {
+            "players": ["Kari", "Ola", "Per"], "rails": [["HUS", "BILER", "SOL"], ["MAT"], []], "current": 1,
+            "phase": "playing", "winners": [], "pool": ["A", "E", "R"], "hidden": ["Q", "Z", "X"]}},
+            clock={"type": "turn", "version": 1, "duration_ms": 60000, "players": 3, "warnings_ms": [],
+                   "player": 1, "remaining_ms": 42000, "auto_start": False, "running": True, "turns_started": 3,
+                   "paused": False})
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, locale="nb-NO")
+        phone.goto(server.url + "/")
+        phone.wait_for_selector("body[data-kind='ordskifte']")
+        assert phone.locator(".player").nth(0).locator(".rail span").all_inner_texts() == ["HUS", "BILER", "SOL"]
+        assert phone.locator(".clock.running").count() == 1 and "Q" not in phone.locator("#players").inner_text()
+        phone.screenshot(path=str(shots / "live-phone-ordskifte.png"), full_page=True)
+        page.close()
+        phone.close()
     store.close()

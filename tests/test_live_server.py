@@ -101,13 +101,18 @@ class Stream:
         self.sock.close()
 
 
+def started_game(folder: Path) -> StoreFeeder:
+    """The demo game started in ``folder/games.sqlite``, ready to be written move by move."""
+    feed = StoreFeeder(Store(folder / "games.sqlite"), SETTINGS, REF.events, now=FakeTime(1000.0))
+    feed.start()
+    return feed
+
+
 @pytest.fixture
 def feeder(tmp_path: Path) -> Iterator[StoreFeeder]:
-    store = Store(tmp_path / "games.sqlite")
-    feed = StoreFeeder(store, SETTINGS, REF.events, now=FakeTime(1000.0))
-    feed.start()
+    feed = started_game(tmp_path)
     yield feed
-    store.close()
+    feed.store.close()
 
 
 def wait_for(server: ServerThread, seq: int) -> dict:
