@@ -33,7 +33,7 @@ import sqlite3
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from device.config import GameSettings
@@ -201,7 +201,7 @@ class ArchivedGame:
         found = {}
         for seq, record in enumerate(self.records):
             name = (record.get("extra") or {}).get("photo")
-            if not isinstance(name, str) or not name:
+            if not is_photo_name(name):
                 continue
             path = (data_dir / name).resolve()
             if path.is_relative_to(root) and path.is_file():
@@ -281,6 +281,18 @@ def export_bytes(db: sqlite3.Connection, game_id: int, form: str, data_dir: Path
     return buffer.getvalue()
 
 
+def is_photo_name(name: object) -> bool:
+    """Whether an event's ``photo`` names a file inside the photo folder (``photos/...``, no way out of it).
+
+    >>> [is_photo_name(n) for n in ("photos/game-1/move-001.jpg", "photos/../games.sqlite", "/etc/passwd", 7)]
+    [True, False, False, False]
+    """
+    if not isinstance(name, str) or not name or "\\" in name or "\x00" in name:
+        return False
+    parts = PurePosixPath(name).parts
+    return len(parts) > 1 and parts[0] == PHOTO_DIR and ".." not in parts
+
+
 def confirmed_photo(db: sqlite3.Connection, game_id: int, seq: int, data_dir: Path) -> Path | None:
     """The photo confirmed event ``seq`` of ``game_id`` names, if it is still on disk."""
     row = db.execute("SELECT data FROM events WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
@@ -290,7 +302,7 @@ def confirmed_photo(db: sqlite3.Connection, game_id: int, seq: int, data_dir: Pa
         name = (json.loads(row[0]).get("extra") or {}).get("photo")
     except (json.JSONDecodeError, AttributeError):
         return None
-    if not isinstance(name, str) or not name:
+    if not is_photo_name(name):
         return None
     root = (Path(data_dir) / PHOTO_DIR).resolve()
     path = (Path(data_dir) / name).resolve()

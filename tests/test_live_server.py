@@ -366,3 +366,30 @@ def test_the_command_refuses_a_bad_port(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "device.cli", "live", "--port", "99999", "--db",
                           str(tmp_path / "none.sqlite")], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and out.stderr.strip() == "ordvakt: --port 99999: must be 0 to 65535"
+
+
+def test_move_photos_are_served_only_from_the_photo_folder(tmp_path: Path) -> None:
+    import cv2
+
+    from device.archive import PhotoArchive
+    from device.demo import DEMO_DIR
+
+    frame = cv2.imread(str(DEMO_DIR / "image-1.jpg"))
+    archive = PhotoArchive(tmp_path)
+    feed = StoreFeeder(Store(tmp_path / "games.sqlite"), SETTINGS, REF.events, now=FakeTime(1000.0),
+                       photos=lambda gid, seq: archive.save(gid, seq, frame) if seq < 2 else None)
+    feed.start()
+    for _ in range(3):
+        feed.step()
+    (tmp_path / "secret.jpg").write_bytes(b"\xff\xd8\xff not a move photo")
+    for seq, name in ((3, "secret.jpg"), (4, "photos/../secret.jpg"), (5, "/etc/passwd")):
+        record = {"player": 0, "move": {"kind": "pass"}, "score": 0, "cumulative": 0, "extra": {"photo": name}}
+        feed.store.append(feed.game_id, seq, record)
+    with ServerThread(tmp_path / "games.sqlite") as server:
+        state = server.state()
+        assert state["photo_seq"] == 1  # the newest move with a photo (seq 3-5 name none the page may serve)
+        status, body = server.get(f"/api/photos/{feed.game_id}/1.jpg")
+        assert status == 200 and body == archive.path_for(feed.game_id, 1).read_bytes()
+        for seq in (2, 3, 4, 5, 99):
+            assert server.get(f"/api/photos/{feed.game_id}/{seq}.jpg")[0] == 404, seq
+    feed.store.close()

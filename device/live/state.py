@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from device.archive import is_photo_name
 from device.config import GameSettings
 from device.errors import DeviceError
 from device.store import event_from_dict
@@ -301,7 +302,7 @@ def board_game_view(settings: GameSettings, records: list[dict[str, Any]], finis
         "winners": list(outcome.winners) if outcome is not None and finished else [],
         "end_reason": outcome.reason.value if outcome is not None and finished else None,
         "photo_seq": next((i for i in range(len(records) - 1, -1, -1)
-                           if (records[i].get("extra") or {}).get("photo")), None),
+                           if is_photo_name((records[i].get("extra") or {}).get("photo"))), None),
         "problem": problem,
     }
 
