@@ -447,3 +447,35 @@ def find_grid(frame: np.ndarray, grid: int | None = None) -> Found:
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     corners, contrast = refine_grid(grey, clockwise(corners), n)
     return Found(clockwise(corners / scale), n, float(score), len(segs))
+
+
+def grid_evidence(grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int = 12) -> tuple[float, float, float]:
+    """(line, ring, beyond) for a grid placed at ``corners`` in a grey picture, each -1..1.
+
+    ``line``: how clearly the lattice's lines show across the grid's cells; ``ring``: across its outer
+    ring of cells (weakest side); ``beyond``: across the ring just outside it (strongest side). A true
+    grid has all lines and its ring lines, and none beyond: :func:`is_grid` tells."""
+    m = 2 * cell_px
+    side = n * cell_px
+    dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
+    hom = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    size = side + 2 * m
+    warped = cv2.warpPerspective(grey, hom, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    resp = axis_responses(warped, max(3, cell_px // 3) | 1)
+    lines = m + cell_px * np.arange(-2, n + 3, dtype=np.float64)
+    cross_v = _crossings(resp[0], lines, lines, cell_px, cell_px)
+    cross_h = _crossings(resp[1].T, lines, lines, cell_px, cell_px)
+    k0 = 2  # index of the grid's first line
+    inner_v = cross_v[k0 : k0 + n, k0 + 1 : k0 + n]
+    inner_h = cross_h[k0 : k0 + n, k0 + 1 : k0 + n]
+    line = float(min(np.median(inner_v), np.median(inner_h)))
+    ring = float(min(np.median(inner_v[0]), np.median(inner_v[-1]), np.median(inner_h[0]), np.median(inner_h[-1])))
+    beyond = max(_strip(cross_v, k0 - 1, k0 + 1, k0 + n), _strip(cross_v, k0 + n, k0 + 1, k0 + n),
+                 _strip(cross_h, k0 - 1, k0 + 1, k0 + n), _strip(cross_h, k0 + n, k0 + 1, k0 + n))
+    return line, ring, beyond
+
+
+def is_grid(evidence: tuple[float, float, float]) -> bool:
+    """Whether :func:`grid_evidence` describes a real grid (lines, lines across the ring, fewer beyond)."""
+    line, ring, beyond = evidence
+    return line >= MIN_CONTRAST and ring > beyond

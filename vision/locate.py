@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import find
 from vision.colour import apply_gains, white_gains
 from vision.errors import BoardNotFound
 from vision.profile import BoardProfile
@@ -308,10 +309,26 @@ def line_score(frame: np.ndarray, geom: Geometry, cell_px: int = 16, gains: np.n
 
 
 def locate(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray | None = None) -> Geometry:
-    """Find the grid in a frame (white-balanced by ``gains``, or already when None); no hand-set corners."""
-    area = find_board_area(frame, profile, gains)
-    guess = _inset(area, profile.grid_inset)
-    return refine_on_lines(frame, guess, profile.grid, gains=gains, tile=profile.tile)
+    """Find the grid in a frame (white-balanced by ``gains``, or already when None); no hand-set corners.
+
+    The profile's colours give a fast first guess (the board's coloured area and the grid inset in it);
+    it is kept only when the structure confirms it (:func:`vision.find.grid_evidence`: lines across the
+    grid and its outer ring, none beyond). Otherwise the grid is found from its lines alone, anywhere in
+    the frame (:func:`vision.find.find_grid`). Raises :class:`BoardNotFound` with the reason."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    try:
+        area = find_board_area(frame, profile, gains)
+        geom = refine_on_lines(frame, _inset(area, profile.grid_inset), profile.grid, gains=gains, tile=profile.tile)
+        if find.is_grid(find.grid_evidence(grey, geom.corners, geom.grid)):
+            return geom
+    except BoardNotFound:
+        pass
+    found = find.find_grid(frame, grid=profile.grid)
+    best = Geometry(found.corners, found.grid, found.contrast)
+    refined = refine_on_lines(frame, found.corners, found.grid, gains=gains, tile=profile.tile)
+    if find.grid_evidence(grey, refined.corners, refined.grid) > find.grid_evidence(grey, best.corners, best.grid):
+        best = refined
+    return best
 
 
 class Locator:

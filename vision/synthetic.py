@@ -344,7 +344,7 @@ def background(kind: str, shape: tuple[int, int], rng: np.random.Generator) -> n
         fine = _smooth_noise(rng, shape, 160) * 0.15
         t = np.clip(rings * 0.8 + fine, 0, 1)[..., None]
         light = np.float32(rng.uniform([60, 110, 160], [100, 150, 200]))
-        dark = light * rng.uniform(0.45, 0.7)
+        dark = light * rng.uniform(0.6, 0.85)
         img = dark * (1 - t) + light * t
     elif kind == "cloth":
         base = np.float32(rng.uniform(40, 220, 3))
