@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""``ordvakt demo``: a real recorded game through the whole pipeline.
+"""``ordvakt demo``: a real recorded game through the whole pipeline, played honestly.
 
 Photos (replay camera) -> vision proposal -> confirm screen -> engine -> store, with the UI drawn
-for every step. The demo acts as the players: it presses the mover's button, checks the proposal
-against the record, names blank letters, corrects a misread tile by tapping it, and confirms. Where
-vision is unavailable or disagrees about the squares it enters the recorded move by hand and says
-so. Every move is printed only after it is committed, so a killed demo resumes where it stopped.
+for every step. The demo acts as the players and does only what a person at the table would: press
+their button when the record says they moved, name a blank's letter, type an exchange, type the end
+racks. Whatever the camera read is what gets confirmed; when the reading is wrong the player has to
+step in as on the device (tap a tile and pick the letter, or go back and type the move) and the demo
+counts that as a correction. It ends with ``camera: N/M moves read right, K corrected`` and the
+final line, and exits 1 when the camera needed a correction. Every move is printed only after it is
+committed, so a killed demo resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -47,6 +50,13 @@ class Demo:
         self.screenshots = screenshots
         self.out = out
         self.shots: list[Path] = []
+        #: Moves the camera was asked to read, and those a player had to correct or type.
+        self.asked = 0
+        self.corrected = 0
+
+    def make_reader(self, settings: GameSettings) -> tuple[Any, str]:
+        """The camera's move reader (tests substitute a broken one); (None, why) without vision."""
+        return self._reader(settings)
 
     def run(self) -> int:
         path, reference = demo_record()
@@ -61,9 +71,9 @@ class Demo:
         from hardware.camera import ReplayCamera
 
         camera = ReplayCamera(DEMO_DIR)
-        reader, why = self._reader(settings)
+        reader, why = self.make_reader(settings)
         if reader is None:
-            self.out(f"vision: not available ({why}); every move is entered from the record")
+            self.out(f"vision: not available ({why}); the players type every move")
         config = Config(game=settings, ui=UiSettings(auto_accept_s=0))
         flow = build_flow(config, store, camera=camera if reader else None, reader=reader,
                           export_dir=self.data_dir / "exports")
@@ -95,7 +105,7 @@ class Demo:
             self._play(app, flow, camera, seq, expected, ref)
             time.sleep(self.delay)
         if flow.state is State.END_RACKS:
-            self.out("end: racks are not settled by the unseen pool; entering them from the record")
+            self.out("end: the players type the tiles left on their racks")
             for event in ref.events:
                 if isinstance(event.move, RackPoints) and flow.state is State.END_RACKS:
                     app.dispatch(FlowEvent(EventKind.RACK, text=event.move.rack))
@@ -136,58 +146,67 @@ class Demo:
         self.shots.append(target)
 
     def _play(self, app: App, flow: Flow, camera: Any, seq: int, expected: GameEvent, ref: Game) -> None:
+        """One turn as the players make it: the mover presses their button; the camera's reading is
+        confirmed as read, except what a player at the table would have to fix (counted)."""
         before = ref.board_after(seq)
         if camera is not None:
             camera.position = min(seq, len(camera) - 1)  # image-N is the board after move N
         app.dispatch(FlowEvent(EventKind.PLAYER_BUTTON, expected.player))
-        how = "vision"
         notes: list[str] = []
         move = expected.move
-        want_text = describe(move, before, lettered_rows=True)
+        played = describe(move, before, lettered_rows=True)
+        how = "camera"
+        if isinstance(move, (Placement, Exchange, Pass)):
+            self.asked += 1
         if flow.state is State.CONFIRM:
             pending = flow.s.pending
             assert pending is not None
             if not isinstance(move, Placement) or set(pending.tiles) != {t.square for t in move.letter_tiles}:
                 read = " ".join(f"{sq.name}={t.letter}" for sq, t in sorted(pending.tiles.items()))
-                notes.append(f"vision read {read}; the record says {want_text}: entered by hand")
-                app.dispatch(FlowEvent(EventKind.MANUAL_ENTRY))
-                app.dispatch(FlowEvent(EventKind.MANUAL_MOVE, text=want_text))
-                how = "record"
+                notes.append(f"camera read {read or 'no tiles'}; the player typed {played} instead")
+                self._type_move(app, flow, move, played)
+                how = "typed by the player"
             else:
                 self._shoot(app, f"confirm-{seq + 1:02d}") if seq < 3 else None
                 for tile in move.letter_tiles:
                     got = pending.tiles[tile.square]
-                    if got.blank and got.letter == "?":
-                        notes.append(f"blank on {tile.square.name}: named {tile.letter}")
-                        app.dispatch(FlowEvent(EventKind.SET_BLANK, square=tile.square, letter=tile.letter))
-                    elif got.letter != tile.letter or got.blank != tile.blank:
-                        notes.append(f"vision read {got.letter} on {tile.square.name}, corrected to {tile.letter}")
-                        if tile.blank:
+                    if tile.blank and got.blank:
+                        if got.letter != tile.letter:
+                            notes.append(f"blank on {tile.square.name}: the player named it {tile.letter}")
                             app.dispatch(FlowEvent(EventKind.SET_BLANK, square=tile.square, letter=tile.letter))
-                        else:
-                            app.dispatch(FlowEvent(EventKind.CORRECT_TILE, square=tile.square, letter=tile.letter))
-                        how = "vision+corrected"
+                    elif got.letter != tile.letter or got.blank != tile.blank:
+                        notes.append(f"camera read {got.letter} on {tile.square.name}; the player corrected it to "
+                                     f"{tile.letter}")
+                        kind = EventKind.SET_BLANK if tile.blank else EventKind.CORRECT_TILE
+                        app.dispatch(FlowEvent(kind, square=tile.square, letter=tile.letter))
+                        how = "camera, corrected by the player"
         elif flow.state is State.ASK_EXCHANGE_OR_PASS:
             if isinstance(move, Exchange):
                 app.dispatch(FlowEvent(EventKind.EXCHANGE, text=move.tiles or str(move.count)))
             elif isinstance(move, Pass):
                 app.dispatch(FlowEvent(EventKind.PASS))
             else:
-                notes.append(f"vision saw no change; the record says {want_text}: entered by hand")
-                app.dispatch(FlowEvent(EventKind.MANUAL_ENTRY))
-                app.dispatch(FlowEvent(EventKind.MANUAL_MOVE, text=want_text))
-                how = "record"
+                notes.append(f"camera saw no change; the player typed {played}")
+                self._type_move(app, flow, move, played)
+                how = "typed by the player"
         elif flow.state is State.MANUAL_ENTRY:
             why = flow.s.message or "no camera"
-            notes.append(f"vision could not help ({why}): entered {want_text} by hand")
-            app.dispatch(FlowEvent(EventKind.MANUAL_MOVE, text=want_text))
-            how = "record"
+            notes.append(f"camera could not read the board ({why}); the player typed {played}")
+            app.dispatch(FlowEvent(EventKind.MANUAL_MOVE, text=played))
+            how = "typed by the player"
+        elif flow.state is State.PLAYING and isinstance(move, (Placement, Exchange, Pass)):
+            why = flow.s.message or "nothing happened"
+            notes.append(f"the button press gave no reading ({why}); the player typed {played}")
+            self._type_move(app, flow, move, played)
+            how = "typed by the player"
+        if how != "camera":
+            self.corrected += 1
         if flow.state is State.CONFIRM:
             app.dispatch(FlowEvent(EventKind.CONFIRM))
         if len(flow.game.events) <= seq:
             from device.errors import DeviceError
 
-            raise DeviceError(f"move {seq + 1} ({want_text}) was not accepted: {flow.s.message or flow.state.value}")
+            raise DeviceError(f"move {seq + 1} ({played}) was not accepted: {flow.s.message or flow.state.value}")
         got = flow.game.events[seq]
         scores = " ".join(str(s) for s in flow.game.scores)
         check = "" if got.score == expected.score else f"  (record says {expected.score:+d})"
@@ -197,6 +216,13 @@ class Demo:
         for note in notes:
             self.out(f"    {note}")
         self._shoot(app, f"move-{seq + 1:02d}")
+
+    @staticmethod
+    def _type_move(app: App, flow: Flow, move: Any, played: str) -> None:
+        """What a player does when the camera cannot help: open the move entry and type the move."""
+        if flow.state is not State.MANUAL_ENTRY:
+            app.dispatch(FlowEvent(EventKind.MANUAL_ENTRY))
+        app.dispatch(FlowEvent(EventKind.MANUAL_MOVE, text=played))
 
     def _summary(self, flow: Flow, store: Any, game_id: int) -> int:
         game = flow.game
@@ -213,9 +239,11 @@ class Demo:
             self.out(f"screenshots: {self.data_dir / 'screenshots'} ({len(shots)} files)")
         else:
             self.out("screenshots: none (no renderer)")
+        right = self.asked - self.corrected
+        self.out(f"camera: {right}/{self.asked} moves read right, {self.corrected} corrected")
         self.out("final: " + " ".join(str(s) for s in game.scores))
         store.close()
-        return 0
+        return 1 if self.corrected else 0
 
 
 def _has_display() -> bool:

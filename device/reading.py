@@ -41,14 +41,18 @@ class VisionReader:
 
     def still_frame(self, camera: Any, timeout_s: float = 2.0, *, clock=time.monotonic) -> Any | None:
         """A frame of a still board: frames are taken until the gate sees the board unchanged over
-        several of them (a hand, an arm or a moving shadow keeps it waiting). None after ``timeout_s``."""
+        several of them (a hand, an arm or a moving shadow keeps it waiting). None after ``timeout_s``,
+        but never before the gate has seen enough frames to call a board still: a slow or busy machine
+        must not turn a still board into "not still"."""
         deadline = clock() + timeout_s
         self.gate.reset()
+        taken = 0
         while True:
             frame = camera.best_still(min(0.5, timeout_s))
+            taken += 1
             if self.gate.feed(frame) is not None:
                 return frame
-            if clock() >= deadline:
+            if clock() >= deadline and taken > self.gate.frames:
                 return None
 
     def read(self, frame: Any, game: Game) -> Reading:
