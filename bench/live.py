@@ -41,46 +41,47 @@ _BUILT = re.compile(rb'"server_time":([0-9.]+)')
 
 # -- the viewers (a child process) -----------------------------------------------------------------
 
-async def _viewer(port: int, received: dict[int, float], built: dict[int, float], ready: asyncio.Event,
-                  stop: asyncio.Event) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"GET /api/events HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n")
-    await writer.drain()
-    try:
-        while not stop.is_set():
-            line = await reader.readline()
-            if not line:
-                return
-            if line.startswith(b"data: "):
-                now = time.time()
-                match = _SEQ.search(line)
-                if match:
-                    received.setdefault(int(match[1]), now)
-                    if stamp := _BUILT.search(line):
-                        built.setdefault(int(match[1]), float(stamp[1]))
-                    ready.set()
-    finally:
-        writer.close()
+class _Viewer(asyncio.Protocol):
+    """One SSE viewer, as light as a test client can be: raw bytes in, the time each state number arrives."""
+
+    def __init__(self, received: dict[int, float], built: dict[int, float], ready: asyncio.Event) -> None:
+        self.received, self.built, self.ready = received, built, ready
+        self.buffer = b""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        transport.write(b"GET /api/events HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n")
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time()
+        self.buffer += data
+        *events, self.buffer = self.buffer.split(b"\n\n")
+        for event in events:
+            match = _SEQ.search(event)
+            if match:
+                self.received.setdefault(int(match[1]), now)
+                if stamp := _BUILT.search(event):
+                    self.built.setdefault(int(match[1]), float(stamp[1]))
+                self.ready.set()
 
 
 async def _viewers(port: int, count: int, out: Path, limit_s: float) -> None:
-    stop = asyncio.Event()
     received: list[dict[int, float]] = [{} for _ in range(count)]
     built: dict[int, float] = {}
     readies = [asyncio.Event() for _ in range(count)]
-    tasks = [asyncio.create_task(_viewer(port, received[i], built, readies[i], stop)) for i in range(count)]
+    loop = asyncio.get_running_loop()
+    transports = [(await loop.create_connection(lambda i=i: _Viewer(received[i], built, readies[i]),
+                                                "127.0.0.1", port))[0] for i in range(count)]
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 30)
     print("ready", flush=True)
-    loop = asyncio.get_running_loop()
     done = asyncio.Event()
     loop.add_signal_handler(signal.SIGTERM, done.set)
     try:
         await asyncio.wait_for(done.wait(), limit_s)
     except TimeoutError:
         pass
-    stop.set()
-    for task in tasks:
-        task.cancel()
+    for transport in transports:
+        transport.close()
     out.write_text(json.dumps({"received": [{str(k): v for k, v in r.items()} for r in received],
                                "built": {str(k): v for k, v in built.items()}}))
 

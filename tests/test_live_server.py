@@ -393,3 +393,15 @@ def test_move_photos_are_served_only_from_the_photo_folder(tmp_path: Path) -> No
         for seq in (2, 3, 4, 5, 99):
             assert server.get(f"/api/photos/{feed.game_id}/{seq}.jpg")[0] == 404, seq
     feed.store.close()
+
+
+def test_an_undone_move_leaves_the_page(feeder: StoreFeeder) -> None:
+    reader = LiveReader(feeder.store.path)
+    for _ in range(3):
+        feeder.step()
+        reader.snapshot()  # each snapshot plays only the new event onto the previous one's game
+    assert reader.snapshot()["players"][0]["score"] == REF.events[2].cumulative
+    feeder.store.remove_last(feeder.game_id, 2)  # UNDO at the device
+    state = reader.snapshot()
+    assert state["seq"] == 2 and state["players"][0]["score"] == REF.events[0].cumulative
+    assert len(state["board"]["tiles"]) == sum(len(e.move.tiles) for e in REF.events[:2])

@@ -87,6 +87,8 @@ class LiveReader:
     _db: sqlite3.Connection | None = None
     _last: dict[int, _Observation] = field(default_factory=dict)
     _changed_at: float = 0.0
+    _parsed: dict[int, tuple[str, GameSettings]] = field(default_factory=dict)
+    _games: dict[int, tuple[list[dict[str, Any]], Game, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._db = open_read_only(self.path)
@@ -134,7 +136,7 @@ class LiveReader:
             records = [json.loads(d) for (d,) in self.db.execute(
                 "SELECT data FROM events WHERE game_id = ? ORDER BY seq", (gid,))]
         kind, settings_text, finished, clock_text, created = row
-        settings = GameSettings.from_dict(json.loads(settings_text), f"{self.path} game {gid}")
+        settings = self._settings(gid, settings_text)
         clock = json.loads(clock_text) if clock_text else None
         finished = bool(finished)
         base: dict[str, Any] = {
@@ -142,7 +144,8 @@ class LiveReader:
             "server_time": now, "language": settings.language,
         }
         if kind in BOARD_KINDS:
-            base.update(board_game_view(settings, records, finished))
+            game, problem = self._replayed(gid, settings, records)
+            base.update(board_game_view(settings, records, finished, game, problem))
         elif kind == "ordskifte":
             base.update(ordskifte_view(settings, records))
         elif kind == "keywords":
@@ -153,6 +156,29 @@ class LiveReader:
         base["quiet_s"] = self._quiet(base["clock"], finished, now)
         base["finished_games"] = self.finished_games()
         return base
+
+    def _settings(self, gid: int, text: str) -> GameSettings:
+        """A game's settings, parsed once (parsing checks its tile set and layout files)."""
+        cached = self._parsed.get(gid)
+        if cached is None or cached[0] != text:
+            cached = (text, GameSettings.from_dict(json.loads(text), f"{self.path} game {gid}"))
+            self._parsed[gid] = cached
+        return cached[1]
+
+    def _replayed(self, gid: int, settings: GameSettings, records: list[dict[str, Any]]) -> tuple[Game, str]:
+        """The game after ``records``: the previous snapshot's game with only the new events played, or
+        replayed from the start when an event was taken back (undo) or the game changed."""
+        cached = self._games.get(gid)
+        if cached is not None:
+            seen, game, problem = cached
+            if not problem and seen == records[: len(seen)] and game.players == list(settings.players):
+                problem = replay_records(game, records[len(seen):])
+                self._games = {gid: (list(records), game, problem)}
+                return game, problem
+        game = Game(settings.rules(), list(settings.players))
+        problem = replay_records(game, records)
+        self._games = {gid: (list(records), game, problem)}
+        return game, problem
 
     def _read(self) -> _ReadTransaction:
         return _ReadTransaction(self.db)
@@ -254,16 +280,20 @@ def move_text(record: Mapping[str, Any]) -> str:
             "rack-points": "(rack)"}.get(str(kind), str(kind))
 
 
-def board_game_view(settings: GameSettings, records: list[dict[str, Any]], finished: bool) -> dict[str, Any]:
-    """Scrabble / Alfapet: board, last play, moves with words and running totals, unseen pool, bag."""
-    rules = settings.rules()
-    game = Game(rules, list(settings.players))
-    problem = ""
+def replay_records(game: Game, records: list[dict[str, Any]]) -> str:
+    """Replay ``records`` onto ``game``; the problem with the first one that cannot be replayed, or ""."""
     try:
         game.replay(event_from_dict(r) for r in records)
     except (EngineError, KeyError, ValueError, TypeError) as exc:
-        problem = f"event {len(game.events)} cannot be replayed: {exc}"
-    layout = rules.layout
+        return f"event {len(game.events)} cannot be replayed: {exc}"
+    return ""
+
+
+def board_game_view(settings: GameSettings, records: list[dict[str, Any]], finished: bool, game: Game,
+                    problem: str = "") -> dict[str, Any]:
+    """Scrabble / Alfapet (``game``: the records replayed): board, last play, moves with words and running
+    totals, unseen pool, bag."""
+    layout = game.rules.layout
     last = game.last_play()
     last_squares = [[t.square.row, t.square.col] for t in last.move.tiles] if last and isinstance(
         last.move, Placement) else []
