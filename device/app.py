@@ -362,6 +362,8 @@ class App:
             self.open_new_game_form()
         elif result == "calibrate":
             self.open_screen(v.ActionKind.CALIBRATE)
+        elif hasattr(result, "handle") and hasattr(result, "view"):
+            self.overlay = result  # a screen to show again (the start draw's BACK: the form as it was)
         elif result == "back":
             self.overlay = None
             self._release_clock()

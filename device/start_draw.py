@@ -9,7 +9,7 @@ game with that player to move, so their clock starts first.
 
 The screen is an overlay like the settings screen (``view()``, ``handle(action)``, ``tick(now)``):
 its result is the :class:`~device.config.GameSettings` to start (with ``first`` = the starter),
-``"new_game"`` (back to the form) or None (stay).
+the new-game form it came from (BACK: the form again, as it was), ``"new_game"`` (no form) or None (stay).
 """
 
 from __future__ import annotations
@@ -71,8 +71,10 @@ class StartDrawScreen:
     """The start draw for ``settings`` under ``rules`` (its ``start_rule`` and tile set)."""
 
     def __init__(self, settings: GameSettings, rules: Rules, *, language: str = "en",
-                 read_tile: TileReader | None = None) -> None:
+                 read_tile: TileReader | None = None, form: object = None) -> None:
         self.settings = settings
+        #: The new-game form the draw was opened from: BACK shows it again with its choices.
+        self.form = form
         self.rules = rules
         self.language = language
         self.read_tile = read_tile
@@ -140,7 +142,7 @@ class StartDrawScreen:
         self.enter(tile)
 
     # -- overlay protocol -----------------------------------------------------------------------------
-    def handle(self, action: v.UiAction) -> GameSettings | str | None:
+    def handle(self, action: v.UiAction) -> object:
         kind = action.kind
         if kind is v.ActionKind.SET_OPTION and action.key == "draw":
             self.enter(action.text)
@@ -149,7 +151,7 @@ class StartDrawScreen:
         elif kind is v.ActionKind.UNDO:
             self.undo()
         elif kind is v.ActionKind.BACK:
-            return "new_game"
+            return self.form if self.form is not None else "new_game"
         elif kind in (v.ActionKind.START_GAME, v.ActionKind.CONFIRM, v.ActionKind.OK) and self.starter is not None:
             return replace(self.settings, first=self.starter)
         elif kind is v.ActionKind.PLAYER_BUTTON and self.starter is not None and action.player == self.starter:
@@ -205,7 +207,7 @@ def start_draw_for(settings: GameSettings, opened_from: object, *, language: str
     if camera is not None and board_profile is not None:
         profile = board_profile(settings)
         read_tile = camera_tile_reader(camera, lambda: _vision_reader(profile, rules), rules, settings.players)
-    return StartDrawScreen(settings, rules, language=language, read_tile=read_tile)
+    return StartDrawScreen(settings, rules, language=language, read_tile=read_tile, form=opened_from)
 
 
 def _vision_reader(board_profile: str, rules: Rules) -> Any:

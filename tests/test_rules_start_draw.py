@@ -163,3 +163,16 @@ def test_end_texts_of_a_real_tied_game_name_the_tie_break():
     assert strings.get("en", lines[0][0], **lines[0][1]) == "The players ended the game"
     assert strings.get("en", lines[1][0], **lines[1][1]) == (
         "Tied at 20: Ann wins with the higher score before the racks were counted (30)")
+
+
+def test_back_from_the_draw_shows_the_form_with_its_choices(tmp_path: Path):
+    config = Config(game=GameSettings(players=("Ann", "Bob")), data_dir=str(tmp_path / "data"))
+    app, store = build(config, headless=True)
+    form = app.overlay
+    app.dispatch(v.UiAction(A.SET_OPTION, key="rack_size", text="9"))
+    app.dispatch(v.UiAction(A.START_GAME))
+    assert app.view().screen is v.Screen.START_DRAW
+    app.dispatch(v.UiAction(A.BACK))
+    assert app.overlay is form and app.view().screen is v.Screen.NEW_GAME
+    assert form.values["rack_size"] == "9"
+    store.close()
