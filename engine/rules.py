@@ -208,8 +208,20 @@ class Rules:
                 f"players 2-4, levels: {levels}") from None
 
     def with_options(self, **changes) -> Rules:
-        """These rules with ``changes``; the fields changed count as chosen (kept by :meth:`for_players`)."""
-        return replace(self, chosen=self.chosen | set(changes), **changes)
+        """These rules with ``changes``; the fields changed count as chosen (kept by :meth:`for_players`).
+        A new ``players`` or ``convention`` re-derives the rules that follow them.
+
+        >>> Rules.scrabble("en").with_options(players=4).rack_accounting.value
+        'own-and-sum'
+        """
+        players = changes.pop("players", None)
+        convention = changes.pop("convention", None)
+        rules = replace(self, chosen=self.chosen | set(changes), **changes)
+        if convention is not None:
+            rules = rules._derive(players or rules.players or 2, convention)
+        elif players is not None:
+            rules = rules.for_players(players)
+        return rules
 
     def for_players(self, players: int) -> Rules:
         """The rules for a game of ``players`` players: the fields the caller chose stay, the others follow the
@@ -222,12 +234,16 @@ class Rules:
             return self
         if self.players is None:  # built field by field: every field is the caller's choice
             return replace(self, players=players)
-        convention = self.convention if "convention" in self.chosen else None
+        return self._derive(players, self.convention if "convention" in self.chosen else None)
+
+    def _derive(self, players: int, convention: str | None) -> Rules:
+        """The rule fields the caller did not choose, from ``convention`` (None: the default) for ``players``."""
         chosen = {name: getattr(self, name) for name in CONVENTION_FIELDS if name in self.chosen}
         if convention is not None:
             chosen["convention"] = convention
         derived = _with_convention(self.game, self.language, players, None, chosen)
-        return replace(self, chosen=self.chosen, **{k: v for k, v in derived.items() if k != "chosen"})
+        keep = self.chosen | ({"convention"} if convention is not None else set())
+        return replace(self, chosen=keep, **{k: v for k, v in derived.items() if k != "chosen"})
 
     def __repr__(self) -> str:
         return (

@@ -314,3 +314,11 @@ def test_alfapet_played_without_special_tiles_leaves_them_out_of_the_bag():
     rules = Rules.alfapet("sv", special_tiles=False)
     assert ProblemCode.SPECIAL_TILES_OFF in flags(validate(board, blank, rules))
     assert validate(board, blank, Rules.alfapet("sv")) == []
+
+
+def test_changing_the_player_count_or_convention_with_options_rederives_the_end_rules():
+    four = Rules.scrabble("en").with_options(players=4)
+    assert (four.players, four.rack_accounting, four.scoreless_turn_limit) == (4, RackAccounting.OWN_AND_SUM, None)
+    box = Rules.scrabble("en").with_options(convention="box")
+    assert box.rack_accounting is RackAccounting.OWN_AND_SUM and box.player_passes_in_a_row_limit == 2
+    assert Game(box, ["A", "B"]).rules.convention == "box"  # the chosen convention survives the game's count
