@@ -376,8 +376,7 @@ def _lattice_for_families(work, segs, fams, seg_scale, grids, rng, trace):
                 line = float(min(np.median(inner_v), np.median(inner_h)))
                 if line < MIN_CONTRAST / 2:
                     continue
-                rings = (np.median(inner_v[0]), np.median(inner_v[-1]), np.median(inner_h[0]), np.median(inner_h[-1]))
-                ring = float(min(rings))
+                ring = _ring(inner_v, inner_h)
                 beyond = max(_strip(cross_v, my - 1, kx + 1, kx + n), _strip(cross_v, my + n, kx + 1, kx + n),
                              _strip(cross_h, kx - 1, my + 1, my + n), _strip(cross_h, kx + n, my + 1, my + n))
                 lx, ly = xs[kx], ys[my]
@@ -406,6 +405,13 @@ def _crossings(resp: np.ndarray, lines: np.ndarray, across: np.ndarray, pitch: f
         off = np.minimum(np.interp(lines - pitch / 2, axis, prof), np.interp(lines + pitch / 2, axis, prof))
         out[m] = (on - off) / (on + off + 1.0)
     return out
+
+
+def _ring(inner_v: np.ndarray, inner_h: np.ndarray) -> float:
+    """How clearly lines cross the grid's outer ring: the second weakest of its four sides (tiles laid
+    along one edge hide that side's lines; a lattice one cell too far out has its whole ring on the rim)."""
+    sides = sorted(float(np.median(a)) for a in (inner_v[0], inner_v[-1], inner_h[0], inner_h[-1]))
+    return sides[1]
 
 
 def _strip(cross: np.ndarray, m: int, k0: int, k1: int) -> float:
@@ -453,7 +459,7 @@ def grid_evidence(grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int = 
     """(line, ring, beyond) for a grid placed at ``corners`` in a grey picture, each -1..1.
 
     ``line``: how clearly the lattice's lines show across the grid's cells; ``ring``: across its outer
-    ring of cells (weakest side); ``beyond``: across the ring just outside it (strongest side). A true
+    ring of cells (second weakest side); ``beyond``: across the ring just outside it (strongest side). A true
     grid has all lines and its ring lines, and none beyond: :func:`is_grid` tells."""
     m = 2 * cell_px
     side = n * cell_px
@@ -469,7 +475,7 @@ def grid_evidence(grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int = 
     inner_v = cross_v[k0 : k0 + n, k0 + 1 : k0 + n]
     inner_h = cross_h[k0 : k0 + n, k0 + 1 : k0 + n]
     line = float(min(np.median(inner_v), np.median(inner_h)))
-    ring = float(min(np.median(inner_v[0]), np.median(inner_v[-1]), np.median(inner_h[0]), np.median(inner_h[-1])))
+    ring = _ring(inner_v, inner_h)
     beyond = max(_strip(cross_v, k0 - 1, k0 + 1, k0 + n), _strip(cross_v, k0 + n, k0 + 1, k0 + n),
                  _strip(cross_h, k0 - 1, k0 + 1, k0 + n), _strip(cross_h, k0 + n, k0 + 1, k0 + n))
     return line, ring, beyond

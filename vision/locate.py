@@ -331,12 +331,46 @@ def locate(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray | None = 
     return best
 
 
+#: Pixels per cell of the small picture of the board that tells which way round it lies.
+_APPEARANCE_PX = 6
+#: Another quarter turn must match the last picture of the board this much better (correlation) to win.
+_TURN_MARGIN = 0.1
+
+
+def _appearance(frame: np.ndarray, geom: Geometry) -> np.ndarray:
+    """The board (grid and half a cell of rim) as a small normalised grey picture, corners[0] top-left."""
+    small = geom.warp(frame, _APPEARANCE_PX, 0.5)
+    grey = (cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small).astype(np.float32)
+    return (grey - grey.mean()) / (grey.std() + 1e-3)
+
+
+def turned(geom: Geometry, quarter_turns: int) -> Geometry:
+    """The same grid with its corners renamed: corners[0] becomes what was corners[quarter_turns]."""
+    return Geometry(np.roll(geom.corners, -quarter_turns, axis=0), geom.grid, geom.line_score)
+
+
+def orient_like(frame: np.ndarray, geom: Geometry, reference: np.ndarray) -> tuple[Geometry, int]:
+    """The corner naming (of four quarter turns) under which the board looks most like ``reference`` (an
+    :func:`_appearance` of the same board): players turn the board, its print and tiles turn with it."""
+    now = _appearance(frame, geom)
+    if now.shape != reference.shape:
+        return geom, 0
+    scores = [float((np.rot90(now, k) * reference).mean()) for k in range(4)]
+    best = int(np.argmax(scores))
+    if best == 0 or scores[best] < scores[0] + _TURN_MARGIN:
+        return geom, 0
+    return turned(geom, best), best
+
+
 class Locator:
     """Caches the board location; confirms it cheaply on later frames and relocates when it fails.
 
     A cached location is stale when the lattice's line contrast falls below ``tolerance`` times what it
     was when the board was located, or a printed line shows one pitch beyond the lattice (the board or
-    the camera moved, perhaps by a whole cell).
+    the camera moved, perhaps by a whole cell). Which corner is A1 is tracked from the board's own look
+    (its print and the tiles on it): after a relocation, or when the board was given a quarter turn in
+    place (its lattice then still fits), the corners are renamed to match the last picture of it, so
+    coordinates stay the board's, not the camera's. ``turns`` counts the quarter turns seen.
     """
 
     def __init__(self, profile: BoardProfile, *, tolerance: float = 0.6) -> None:
@@ -344,7 +378,9 @@ class Locator:
         self.tolerance = tolerance
         self.geometry: Geometry | None = None
         self._reference = (0.0, 0.0)
+        self._look: np.ndarray | None = None
         self.relocations = 0
+        self.turns = 0
 
     def confirms(self, frame: np.ndarray, gains: np.ndarray | None = None) -> bool:
         """Whether the cached location still fits this frame (``gains``: its white balance, measured when None)."""
@@ -360,11 +396,59 @@ class Locator:
         if gains is None:
             gains = white_gains(frame)
         if self.geometry is not None and self.confirms(frame, gains):
+            self._follow_turn(frame)
             return self.geometry
         self.geometry = locate(frame, self.profile, gains)
+        self._follow_turn(frame)
         whole, beyond = line_scores(frame, self.geometry, gains=gains, tile=self.profile.tile)
         # A location found while a hand covers part of the grid scores low; keeping most of the old
         # reference makes the next clear frame fail the check and relocate, instead of trusting it for good.
         self._reference = (max(whole, 0.9 * self._reference[0]), beyond)
         self.relocations += 1
         return self.geometry
+
+    def _follow_turn(self, frame: np.ndarray) -> None:
+        assert self.geometry is not None
+        if self._look is not None:
+            self.geometry, k = orient_like(frame, self.geometry, self._look)
+            self.turns += k != 0
+        self._look = _appearance(frame, self.geometry)
+
+
+def reading_rows(reading) -> list[str]:
+    """A reading as n strings of n characters: '.' empty, a letter, '?' a blank, a tile not read or a
+    hidden square, '#' a stop tile. Row 1 runs from corners[0] to corners[1]."""
+    from engine.squares import Square
+    from vision.occupancy import CellState
+
+    if reading.occupancy is None:
+        return []
+    state = reading.occupancy.state
+    n = state.shape[0]
+    hidden = {(sq.row, sq.col) for sq in reading.hidden}
+    rows = []
+    for r in range(n):
+        out = []
+        for c in range(n):
+            tile = reading.tiles.get(Square(r, c))
+            if (r, c) in hidden:
+                out.append("?")
+            elif state[r, c] == CellState.STOP:
+                out.append("#")
+            elif state[r, c] == CellState.TILE:
+                out.append("?" if tile is None or tile.guess is None else tile.guess.letter.upper())
+            else:
+                out.append(".")
+        rows.append("".join(out))
+    return rows
+
+
+def reading_json(reading) -> str:
+    """``{"grid": n, "corners": [[x, y] x 4], "rows": [...]}`` of a board reading (no board: grid 0)."""
+    import json
+
+    if reading.geometry is None:
+        return json.dumps({"grid": 0, "corners": [], "rows": []})
+    corners = [[round(float(x), 1), round(float(y), 1)] for x, y in reading.geometry.corners]
+    return json.dumps({"grid": reading.geometry.grid, "corners": corners, "rows": reading_rows(reading)},
+                      ensure_ascii=False)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""``ordvakt read``, ``ordvakt replay`` and ``ordvakt calibrate``: the camera reader from the command line."""
+"""``ordvakt read``, ``locate``, ``replay`` and ``calibrate``: the camera reader from the command line."""
 
 from __future__ import annotations
 
@@ -14,17 +14,31 @@ def register(sub) -> None:
     p = sub.add_parser("read", help="read the board on one photo")
     p.add_argument("image", type=Path)
     p.add_argument("--profile", default="scrabscrap", help="built-in profile name or profile .toml path")
-    p.add_argument("--tiles", default="de", help="tile-set language (scrabble-LANG) or tile-set name")
+    p.add_argument("--tiles", default="de", help="tile-set language, tile-set name (scrabble-LANG) or tile-set "
+                                                 ".toml file")
     p.add_argument("--debug-image", type=Path, help="write the warped board with grid and readings here")
+    p.add_argument("--json", action="store_true", help='print {"grid", "corners", "rows"} as JSON (rows: "." empty, '
+                                                      'a letter, "?" a blank or a tile not read, "#" a stop tile)')
     p.set_defaults(func=run_read)
+
+    p = sub.add_parser("locate", help="find the board's playing grid in a photo")
+    p.add_argument("image", type=Path)
+    p.add_argument("--grid", type=int, choices=(15, 17), help="squares per side (default: found from the photo)")
+    p.add_argument("--json", action="store_true", help='print {"grid": n, "corners": [[x, y] x 4]} as JSON')
+    p.set_defaults(func=run_locate)
 
     p = sub.add_parser("replay", help="reconstruct a game from a folder of per-turn photos")
     p.add_argument("folder", type=Path)
-    p.add_argument("--tiles", help="tile-set language (scrabble-LANG) or tile-set name; default: what the record "
+    p.add_argument("--tiles", help="tile-set language, name (scrabble-LANG) or .toml file; default: what the record "
                                    "uses, else de")
     p.add_argument("--profile", default="scrabscrap")
     p.add_argument("--gcg", type=Path, help="compare every turn with this record (default: the folder's only .gcg)")
     p.add_argument("--no-record", action="store_true", help="do not compare with the folder's .gcg")
+    p.add_argument("--lexicon", help="word list for naming blanks and splitting photos (default: the language's; "
+                                        "'none': judge by the rules alone)")
+    p.add_argument("--racks-from-record", action="store_true",
+                   help="add the record's end-of-game rack lines (for photo series without a photo of the racks); "
+                        "nothing else of the record is ever used to read the photos")
     p.add_argument("--out", type=Path, help="write the reconstructed game as GCG")
     p.add_argument("--timing", action="store_true", help="print timing figures on stderr")
     p.add_argument("--orientation", choices=("record", "lettered-rows", "standard"), default="record",
@@ -43,8 +57,19 @@ def register(sub) -> None:
 
 
 def _rules(tiles: str):
+    """Rules for ``--tiles``: a language (de), a tile-set name (scrabble-de, alfapet-sv) or a tile-set
+    .toml file in the built-in sets' format (an edition Ordvakt does not ship)."""
     from engine.rules import Rules
 
+    if tiles.lower().endswith(".toml") or os.sep in tiles:
+        from dataclasses import replace
+
+        from engine.tiles import load_tileset_file
+
+        tileset = load_tileset_file(Path(tiles))
+        # Only the tiles come from the file; the board and scoring are the game's.
+        base = Rules.alfapet("sv") if tileset.game == "alfapet" else Rules.scrabble("en")
+        return replace(base, tileset=tileset, rack_size=tileset.rack_size)
     if tiles.startswith(("scrabble-", "alfapet-")):
         game, lang = tiles.split("-", 1)
         return Rules.alfapet(lang) if game == "alfapet" else Rules.scrabble(lang, tileset=tiles)
@@ -63,8 +88,13 @@ def run_read(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     reading = reader.read(frame)
     ms = (time.perf_counter() - t0) * 1000
-    print(reading.to_text())
-    print(f"status: {reading.status.name or 'OK'}; {len(reading.occupied())} tiles; {ms:.1f} ms")
+    if args.json:
+        from vision.locate import reading_json
+
+        print(reading_json(reading))
+    else:
+        print(reading.to_text())
+        print(f"status: {reading.status.name or 'OK'}; {len(reading.occupied())} tiles; {ms:.1f} ms")
     if args.debug_image:
         from vision.imageio import write_image
 
@@ -72,11 +102,36 @@ def run_read(args: argparse.Namespace) -> int:
     return 0 if reading.geometry is not None else 1
 
 
+def run_locate(args: argparse.Namespace) -> int:
+    """Exit 0 and the grid's corners (clockwise from a corner; A1's when the board's print tells), or exit 1
+    and one line saying why no board was found."""
+    import json
+
+    from vision.errors import BoardNotFound
+    from vision.find import find_grid
+    from vision.reader import load_frame
+
+    frame = load_frame(args.image)
+    try:
+        found = find_grid(frame, grid=args.grid)
+    except BoardNotFound as exc:
+        print(f"ordvakt: {args.image}: {exc}", file=sys.stderr)
+        return 1
+    corners = [[round(float(x), 1), round(float(y), 1)] for x, y in found.corners]
+    if args.json:
+        print(json.dumps({"grid": found.grid, "corners": corners}))
+    else:
+        print(f"{found.grid}x{found.grid} grid; corners " + ", ".join(f"({x:.0f}, {y:.0f})" for x, y in corners))
+    return 0
+
+
 def run_replay(args: argparse.Namespace) -> int:
+    """Exit 0: the game was read (and agrees with the record when there is one); 1: it disagrees with the
+    record, or a photo's move could not be read; 2 (raised as an error): bad input."""
     from engine.gcg import rules_for, write_gcg
     from vision.profile import load_profile
     from vision.reader import BoardReader
-    from vision.replay import load_record, replay_photos
+    from vision.replay import blank_summary, load_record, replay_photos
 
     gcg = args.gcg
     if gcg is None and not args.no_record:
@@ -86,22 +141,29 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.tiles:
         rules = _rules(args.tiles)
     elif record is not None:
-        rules = rules_for(record)
+        rules = rules_for(record)  # the tile set the record names is a setting, not a reading
     else:
         rules = _rules("de")
     reader = BoardReader(load_profile(args.profile), rules.tileset)
+    words, dictionary = _word_check(rules.tileset.language, args.lexicon)
+    print(f"dictionary: {dictionary}")
     players = ("Player1", "Player2")
     if record is not None and len(record.players) == 2:
         players = tuple(p.nick for p in record.players)  # type: ignore[assignment]
     orientation = {"record": None, "lettered-rows": True, "standard": False}[args.orientation]
-    result = replay_photos(args.folder, reader, rules, players=players, record=record, orientation=orientation)
+    result = replay_photos(args.folder, reader, rules, players=players, record=record, orientation=orientation,
+                           words=words, racks_from_record=args.racks_from_record)
     for turn in result.turns:
         line = f"{turn.photo.name}: {turn.text}"
-        if turn.proposal.messages:
-            line += "  [" + "; ".join(turn.proposal.messages) + "]"
+        messages = [m for m in turn.proposal.messages if "which letter?" not in m] + turn.notes
+        if messages:
+            line += "  [" + "; ".join(messages) + "]"
         if turn.match is not None:
             line += "  ok" if turn.match else f"  MISMATCH record: {turn.expected}"
         print(line)
+    named, unknown = blank_summary(result)
+    print(f"read {len(result.turns) - len(result.unread)}/{len(result.turns)} photos; blanks named {named}, "
+          f"unknown {unknown}")
     if record is not None:
         print(f"record: {gcg} (positions read as {result.orientation})")
     for err in result.record_errors:
@@ -109,7 +171,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if record is not None:
         print(f"matched {result.matched}/{len(result.compared)} turns")
     for tail in result.record_tail:
-        print(f"from the record (no photo): {tail}")
+        print(f"from the record (no photo; --racks-from-record): {tail}")
     if args.out:
         args.out.write_text(write_gcg(result.game, nicks=list(players)), encoding="utf-8")
     print(f"final: {result.game.scores[0]} {result.game.scores[1]}")
@@ -117,7 +179,39 @@ def run_replay(args: argparse.Namespace) -> int:
         median, p90 = result.timing()
         print(f"timing: median {median:.1f} ms/move, p90 {p90:.1f} ms/move, full frame median "
               f"{_full_frame_median(reader, result):.1f} ms", file=sys.stderr)
-    return 0 if record is None or result.matched == len(result.compared) else 1
+    if record is not None:
+        return 0 if result.matched == len(result.compared) and not result.unread else 1
+    return 0 if not result.unread else 1
+
+
+def _word_check(lang: str, lexicon: str | None):
+    """(word -> valid, the dictionary's name) for naming blanks and splitting photos; (None, why) without one."""
+    from device.paths import lexicon_dir
+    from engine.errors import EngineError
+    from engine.lexicon.judge import Verdict, open_checker, open_judge
+    from engine.lexicon.languages import language
+
+    if lexicon == "none":
+        return None, "none (--lexicon none); blanks stay unknown, photos are split by the rules alone"
+    try:
+        judge = open_judge(lang, lexicon_dir(), lexicon)
+    except EngineError as exc:
+        if lexicon is not None:
+            raise
+        try:
+            checker = open_checker(language(lang))
+        except EngineError:
+            checker = None
+        if checker is None:
+            return None, f"none ({exc}); blanks stay unknown, photos are split by the rules alone"
+        from engine.lexicon.judge import Judge
+
+        judge = Judge([checker], lang)
+
+    def valid(word: str) -> bool:
+        return judge.judge_word(word).verdict is not Verdict.INVALID
+
+    return valid, judge.name
 
 
 def _full_frame_median(reader, result) -> float:
