@@ -248,7 +248,7 @@ class Rules:
     def __repr__(self) -> str:
         return (
             f"<Rules {self.game.value} tiles={self.tileset.name} layout={self.layout.name} rack={self.rack_size} "
-            f"challenge={self.challenge_rule.value}>"
+            f"challenge={self.challenge_rule.value} convention={self.convention or '-'} players={self.players}>"
         )
 
 
