@@ -69,6 +69,10 @@ def run_build(args: argparse.Namespace) -> int:
         )
         if result.note:
             print(f"{code}: {result.note}")
+        from engine.lexicon.wordgraph import build_beside
+
+        if (graph := build_beside(result.path)) is not None:
+            print(f"{code}: word graph for move analysis -> {graph}")
     if failed:
         print(f"not built: {' '.join(failed)} (the judge says what to install when asked)", file=sys.stderr)
     return 0
