@@ -33,6 +33,8 @@ COMMAND_MODULES = (
     "live",
     "club",
     "doctor",
+    "analyse",
+    "best",
 )
 
 
