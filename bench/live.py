@@ -167,6 +167,7 @@ def main() -> int:
             quiet_frames: list[float] = []
             watched_frames: list[float] = []
             commits: dict[int, float] = {}
+            commit_ms: list[float] = []
 
             def play(moves: int, frame_times: list[float]) -> None:
                 for _ in range(moves):
@@ -175,6 +176,7 @@ def main() -> int:
                     # Taken before the commit: a delay in this (loaded) process after it cannot hide latency.
                     commits[feeder.seq + 1] = time.time()
                     feeder.step()
+                    commit_ms.append((time.time() - commits[feeder.seq]) * 1000)
                     frames.run(args.interval, frame_times)
 
             print(f"server pid {server.pid} on 127.0.0.1:{port}; {len(ref.events)} moves, {args.interval} s apart; "
@@ -238,6 +240,7 @@ def main() -> int:
     if spread:
         print(f"  per move, first viewer p50 {statistics.median(a for a, _ in spread):.1f} ms, "
               f"last viewer p50 {statistics.median(b for _, b in spread):.1f} ms")
+    print(f"  the commit itself (SQLite, synchronous=FULL): p50 {statistics.median(commit_ms):.1f} ms")
     if to_server:
         print(f"  of which commit -> state built by the server: p50 {statistics.median(to_server):.1f} ms, "
               f"max {max(to_server):.1f} ms")

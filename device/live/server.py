@@ -33,6 +33,8 @@ MAX_HEADER_BYTES = 16384
 REQUEST_TIMEOUT_S = 10.0
 HEARTBEAT_S = 15.0
 SLOW_VIEWER_S = 10.0
+#: Bytes a viewer may leave unread before new states wait in its queue of one instead of piling up.
+BACKLOG_BYTES = 64 * 1024
 LANGUAGES = ("en", "sv", "fi", "nb")
 _LANGUAGE_ALIASES = {"no": "nb", "nn": "nb", "se": "sv"}
 
@@ -108,6 +110,8 @@ class Response:
 @dataclass(eq=False)
 class Viewer:
     queue: asyncio.Queue[bytes]
+    writer: asyncio.StreamWriter | None = None
+    """Set while the viewer keeps up: a new state is written straight to its socket (no task to wake)."""
 
 
 class LiveServer:
@@ -222,7 +226,13 @@ class LiveServer:
 
     @staticmethod
     def _offer(viewer: Viewer, message: bytes) -> None:
-        """Queue ``message``, replacing one the viewer has not taken yet (only the newest state matters)."""
+        """Write ``message`` to a viewer that keeps up; queue it for one that does not, replacing a state it
+        has not taken yet (only the newest state matters; its stream drains it or gives up on the viewer)."""
+        writer = viewer.writer
+        if message and writer is not None and viewer.queue.empty() and (
+                writer.transport.get_write_buffer_size() < BACKLOG_BYTES):
+            writer.write(message)
+            return
         if viewer.queue.full():
             with contextlib.suppress(asyncio.QueueEmpty):
                 viewer.queue.get_nowait()
@@ -329,6 +339,7 @@ class LiveServer:
                          b"Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
                          b"retry: 2000\n\n" + self._event)
             await asyncio.wait_for(writer.drain(), SLOW_VIEWER_S)
+            viewer.writer = writer
             while True:
                 try:
                     message = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT_S)
