@@ -159,10 +159,8 @@ class Rules:
         ``convention`` picks a rule set of ``engine/data/rules/scrabble.toml`` ("tournament" for two players,
         "box" = the rule sheet); by default two players play the tournament convention, others the box rules.
         """
-        if rack_size not in (7, 9):
-            raise DataFileError(f"Scrabble is played with 7 or 9 tiles, not {rack_size!r}")
+        bingo = _rack_bonus(Game.SCRABBLE, rack_size)
         name = tileset or f"scrabble-{_tileset_language(language)}"
-        bingo = {7: 50} if rack_size == 7 else {7: 50, 8: 50, 9: 50}
         return cls(
             game=Game.SCRABBLE,
             tileset=load_tileset(name, extra_dirs),
@@ -180,15 +178,14 @@ class Rules:
 
         ``convention`` is the edition ("fi" = seed 000, "sv" = seed 001); by default the language's.
         """
-        if rack_size not in (6, 7, 8):
-            raise DataFileError(f"Alfapet is played with 6, 7 or 8 tiles, not {rack_size!r}")
+        bingo = _rack_bonus(Game.ALFAPET, rack_size)
         name = tileset or f"alfapet-{_tileset_language(language)}"
         return cls(
             game=Game.ALFAPET,
             tileset=load_tileset(name, extra_dirs),
             layout=load_layout(layout, extra_dirs),
             rack_size=rack_size,
-            bingo=MappingProxyType({rack_size: {6: 40, 7: 50, 8: 60}[rack_size]}),
+            bingo=MappingProxyType(bingo),
             **_with_convention(Game.ALFAPET, language, players, convention, options),
         )
 
@@ -255,6 +252,17 @@ class Rules:
 def conventions(game: Game) -> dict:
     """``engine/data/rules/<game>.toml`` as read (conventions, their quotes, defaults by players/language)."""
     return read_toml(builtin_dir("rules") / f"{game.value}.toml")
+
+
+def _rack_bonus(game: Game, rack_size: int) -> dict[int, int]:
+    """The bonus per number of tiles played in one turn for ``rack_size`` (``[bingo.<rack>]`` in the data file)."""
+    tables = conventions(game).get("bingo", {})
+    table = tables.get(str(rack_size))
+    if table is None:
+        sizes = sorted(tables, key=int)
+        listed = ", ".join(sizes[:-1]) + " or " + sizes[-1] if len(sizes) > 1 else "".join(sizes)
+        raise DataFileError(f"{game.value.capitalize()} is played with {listed} tiles, not {rack_size!r}")
+    return {int(tiles): int(points) for tiles, points in table.items()}
 
 
 def _with_convention(game: Game, language: str, players: int, convention: str | None,
