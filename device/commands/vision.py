@@ -49,10 +49,12 @@ def register(sub) -> None:
 
     p = sub.add_parser("calibrate", help="make a board profile from a photo of the empty board")
     p.add_argument("photo", type=Path)
-    p.add_argument("--grid", type=int, choices=(15, 17), default=15)
-    p.add_argument("--layout", help="engine layout name (default: scrabble-15 or alfapet-17 by grid)")
+    p.add_argument("--grid", type=int, choices=(15, 17), help="squares per side (default: learned from the photo)")
+    p.add_argument("--layout", help="engine layout name (default: the known layout the board's colours follow)")
     p.add_argument("--name", help="profile name (default: the output file's stem)")
     p.add_argument("--out", type=Path, required=True, help="profile .toml to write; a .png of the fit goes beside it")
+    p.add_argument("--save-layout", type=Path, help="when the board's colours follow no known layout, write its "
+                                                     "colour classes here as a layout file to finish by hand")
     p.set_defaults(func=run_calibrate)
 
 
@@ -241,26 +243,35 @@ def _check_output(path: Path | None, suffixes: tuple[str, ...] | None = None) ->
 
 def run_calibrate(args: argparse.Namespace) -> int:
     from engine.layout import load_layout
-    from engine.squares import Square
-    from vision.calibrate import calibrate
+    from vision.calibrate import CalibrationRefused, calibrate_board, layout_draft
+    from vision.imageio import write_image
     from vision.reader import load_frame
 
-    layout = load_layout(args.layout or ("alfapet-17" if args.grid == 17 else "scrabble-15"))
-    if layout.size != args.grid:
+    if args.layout and args.grid and load_layout(args.layout).size != args.grid:
         from vision.errors import ProfileError
 
-        raise ProfileError(
-            f"layout {layout.name!r} is {layout.size}x{layout.size}, not {args.grid}; pick a matching one"
-        )
-    codes = [["*" if Square(r, c) == layout.centre else layout.premium(Square(r, c)).value for c in range(layout.size)]
-             for r in range(layout.size)]
+        raise ProfileError(f"layout {args.layout!r} is not {args.grid}x{args.grid}; pick a matching one")
     _check_output(args.out, (".toml",))
+    png = args.out.with_suffix(".png")
     name = args.name or args.out.stem
-    profile, geom, debug = calibrate(load_frame(args.photo), grid=args.grid, layout_name=layout.name, name=name,
-                                     premium_codes=codes)
-    profile.save(args.out)
-    from vision.imageio import write_image
-
-    png = write_image(args.out.with_suffix(".png"), debug)
-    print(f"wrote {args.out} and {png}; grid line contrast {geom.line_score:.1f}")
+    try:
+        result = calibrate_board(load_frame(args.photo), grid=args.grid, layout_name=args.layout, name=name)
+    except CalibrationRefused as exc:
+        write_image(png, exc.picture)  # what was looked at, so the user sees why
+        raise
+    result.profile.save(args.out)
+    png = write_image(png, result.picture)
+    n = result.geometry.grid
+    print(f"{n}x{n} grid, line contrast {result.line_contrast:.2f}")
+    if result.layout:
+        print(f"premium layout: {result.layout} (colour fit {result.layout_fit:.1f})")
+    else:
+        print(f"premium layout: none of the known {n}x{n} layouts (best colour fit {result.layout_fit:.1f}); "
+              "its colour classes:")
+        for row in result.classes:
+            print("  " + " ".join("." if v <= 0 else str(v) for v in row))
+        if args.save_layout:
+            args.save_layout.write_text(layout_draft(result.classes, args.save_layout.stem), encoding="utf-8")
+            print(f"wrote the draft layout {args.save_layout}")
+    print(f"wrote {args.out} and {png}")
     return 0
