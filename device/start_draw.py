@@ -60,6 +60,8 @@ class StartDrawView:
     message: str = ""
     """A strings key for a refusal (``start_draw.bad_tile`` with ``{tile}``, ``start_draw.not_read``)."""
     message_tile: str = ""
+    values: tuple[tuple[str, int], ...] = ()
+    """Alfapet (highest value starts): each tile's points, shown on the keys and the drawn tiles."""
 
 
 def needs_start_draw(settings: GameSettings) -> bool:
@@ -180,8 +182,16 @@ class StartDrawScreen:
                 can_read=self.read_tile is not None,
                 message=self.message,
                 message_tile=self.message_tile,
+                values=tile_values(self.rules),
             ),
         )
+
+
+def tile_values(rules: Rules) -> tuple[tuple[str, int], ...]:
+    """The points of each tile to draw when points decide who starts (empty when the alphabet decides)."""
+    if rules.start_rule is not StartRule.HIGHEST_VALUE:
+        return ()
+    return tuple((tile, rules.tileset.value(tile)) for tile in tile_choices(rules))
 
 
 def tile_choices(rules: Rules) -> tuple[str, ...]:

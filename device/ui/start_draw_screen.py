@@ -68,6 +68,7 @@ def _players(c: Ctx, box: pygame.Rect) -> None:
             if x < name_box.right:
                 break
             _tile(c, pygame.Rect(x, row.y + p.px(8), side, side), drawn.tile, current=drawn.round == sd.round)
+            _value(c, pygame.Rect(x, row.y + p.px(8), side, side), drawn.tile, t.tile_text)
             x -= p.px(6)
 
 
@@ -145,6 +146,17 @@ def _tiles(c: Ctx, box: pygame.Rect) -> None:
         label = c.s(_SPECIAL[tile]) if tile in _SPECIAL else tile
         action = UiAction(ActionKind.SET_OPTION, key="draw", text=tile)
         p.button(rect, label, action, style="normal", size=24 if tile not in _SPECIAL else 16)
+        _value(c, rect, tile, p.theme.dim)
+
+
+def _value(c: Ctx, rect: pygame.Rect, tile: str, colour: tuple[int, int, int]) -> None:
+    """The tile's points in its lower right corner, when points decide who starts (Alfapet)."""
+    values = dict(c.v.start_draw.values)
+    if tile not in values or tile in _SPECIAL:
+        return
+    p = c.p
+    corner = pygame.Rect(rect.right - p.px(20), rect.bottom - p.px(17), p.px(17), p.px(15))
+    p.text(str(values[tile]), corner, 11, colour, align="right", valign="bottom")
 
 
 def _buttons(c: Ctx, box: pygame.Rect) -> None:
