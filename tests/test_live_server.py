@@ -405,3 +405,24 @@ def test_an_undone_move_leaves_the_page(feeder: StoreFeeder) -> None:
     state = reader.snapshot()
     assert state["seq"] == 2 and state["players"][0]["score"] == REF.events[0].cumulative
     assert len(state["board"]["tiles"]) == sum(len(e.move.tiles) for e in REF.events[:2])
+
+
+def test_a_game_the_page_cannot_read_is_said_not_fatal(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.sqlite")
+    from device.config import GameSettings
+
+    gid = store.create_game(GameSettings(players=("Ann", "Bob")))
+    store.append(gid, 0, {"player": 0, "move": {"kind": "placement", "tiles": "garbage"}, "score": 1})
+    store.close()
+    with ServerThread(tmp_path / "games.sqlite") as server:
+        state = server.state()
+        assert state["kind"] == "scrabble" and "cannot be replayed" in state["problem"]
+    # A settings row this version cannot read: the page says so and keeps serving.
+    db = sqlite3.connect(tmp_path / "games.sqlite")
+    db.execute("UPDATE games SET settings = ?", (json.dumps({"game": "chess"}),))
+    db.commit()
+    db.close()
+    with ServerThread(tmp_path / "games.sqlite") as server:
+        state = server.state()
+        assert state["kind"] == "none" and "cannot show the game" in state["device"]
+        assert server.get("/")[0] == 200

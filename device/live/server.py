@@ -146,7 +146,7 @@ class LiveServer:
 
     # -- lifecycle ----------------------------------------------------------------------------------
     async def start(self) -> None:
-        await self._refresh(force=True)
+        await self._refresh_safely(force=True)
         self._server = await asyncio.start_server(self._client, self.host, self.port, limit=MAX_HEADER_BYTES,
                                                   reuse_address=True)
         self.port = self._server.sockets[0].getsockname()[1]
@@ -169,18 +169,23 @@ class LiveServer:
         last_build = time.monotonic()
         while True:
             await asyncio.sleep(self.poll_s)
-            try:
-                # A quiet device, a replaced database or one that can now be opened are only noticed
-                # by rebuilding now and then without a change.
-                stale = time.monotonic() - last_build > 2.0
-                if await self._refresh(force=stale):
-                    last_build = time.monotonic()
-            except LiveError:
-                continue  # the database is being moved aside or replaced; try again next time
-            except Exception as exc:  # a row this version cannot show must not stop the page
-                if str(exc) != self._last_problem:
-                    self._last_problem = str(exc)
-                    logging.getLogger("ordvakt.live").exception("cannot build the live state")
+            # A quiet device, a replaced database or one that can now be opened are only noticed
+            # by rebuilding now and then without a change.
+            stale = time.monotonic() - last_build > 2.0
+            if await self._refresh_safely(force=stale) or stale:
+                last_build = time.monotonic()
+
+    async def _refresh_safely(self, *, force: bool) -> bool:
+        try:
+            return await self._refresh(force=force)
+        except LiveError:
+            return False  # the database is being moved aside or replaced; try again next time
+        except Exception as exc:  # a row this version cannot show must not stop the page
+            if str(exc) != self._last_problem:
+                self._last_problem = str(exc)
+                logging.getLogger("ordvakt.live").exception("cannot build the live state")
+            return self._publish({"kind": "none", "server_time": self.clock(), "device": f"cannot show the game: {exc}",
+                                  "finished_games": self.snapshot.get("finished_games", [])}, changed=False)
 
     async def _refresh(self, *, force: bool = False) -> bool:
         loop = asyncio.get_running_loop()

@@ -162,7 +162,7 @@ class LiveReader:
         cached = self._parsed.get(gid)
         if cached is None or cached[0] != text:
             cached = (text, GameSettings.from_dict(json.loads(text), f"{self.path} game {gid}"))
-            self._parsed[gid] = cached
+            self._parsed = {gid: cached}  # only the game on show is kept
         return cached[1]
 
     def _replayed(self, gid: int, settings: GameSettings, records: list[dict[str, Any]]) -> tuple[Game, str]:
