@@ -86,6 +86,28 @@ def review_game(game: Game, graph: WordGraph, *, top: int = 1, after: int = 0,
     return reviews
 
 
+@dataclass(frozen=True)
+class Hint:
+    """The family hint: how much the best move scores and the first letter of its word, nothing more."""
+
+    score: int
+    first_letter: str
+
+
+def hint(board: Board, rack: str, rules: Rules, graph: WordGraph) -> Hint | None:
+    """The best placement's score and its main word's first letter (a blank's letter in lower case); None: no move.
+
+    >>> from engine.lexicon.wordgraph import WordGraph
+    >>> hint(Board(15), "TCA", Rules.scrabble("en"), WordGraph.from_words(["AT", "CAT"]))
+    Hint(score=10, first_letter='C')
+    """
+    moves = generate_moves(board, rack, rules, graph)
+    if not moves:
+        return None
+    best = best_moves(moves, 1)[0]
+    return Hint(best.score, best.word[0])
+
+
 def missed_moves(reviews: list[TurnReview], player: int | None = None) -> list[TurnReview]:
     """The turns (of ``player``, or everyone's) where a better-scoring move was there, the biggest gap first."""
     missed = [r for r in reviews if r.missed and (player is None or r.player == player)]
