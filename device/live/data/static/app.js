@@ -76,7 +76,11 @@
     let cls = "playing", text = t("status.playing");
     const silent = (Date.now() - lastHeard) / 1000;
     if (!state || lastHeard === 0 || silent > 25) { cls = "offline"; text = t("status.offline"); }
-    else if (state.kind === "none") { cls = "paused"; text = t("status.waiting"); }
+    else if (state.kind === "none") {
+      cls = state.device ? "quiet" : "paused";
+      text = state.device ? t("status.unavailable") : t("status.waiting");
+      pill.title = state.device || "";
+    }
     else if (state.finished) { cls = "finished"; text = t("status.finished"); }
     else if (state.quiet_s > 0) { cls = "quiet"; text = t("status.quiet", { s: Math.round(state.quiet_s) }); }
     else if (state.clock && state.clock.paused) { cls = "paused"; text = t("status.paused"); }
