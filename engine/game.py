@@ -53,6 +53,8 @@ from engine.tiles import BLANK
 from engine.validation import Problem, validate
 
 TURN_MOVES = (Placement, Exchange, Pass)
+#: A Pass whose note (or ``extra["note"]``) starts so is a turn lost to a failed challenge, not a pass by choice.
+LOST_TURN_NOTE = "lost turn"
 
 
 class EndReason(enum.Enum):
@@ -158,6 +160,7 @@ class Game:
         self._scoreless_turns = 0
         self._passes_in_a_row = [0] * n  # since the last scoring play (Alfapet: every player)
         self._own_passes_in_a_row = [0] * n  # on the player's own turns (Scrabble sheet: one player)
+        self._turns_lost = [0] * n  # failed challengers whose next turn is still to be skipped
         self._placements: list[tuple[int, Placement, int]] = []  # (event index, placement, score) still on board
         self.went_out: int | None = None
         self.finished = False
@@ -281,7 +284,15 @@ class Game:
         elif isinstance(move, Exchange):
             self._end_turn(player, scored=False)
         elif isinstance(move, Pass):
-            self._end_turn(player, scored=False, passed=True)
+            lost = is_lost_turn(event)
+            if lost and player != self.to_move:
+                # "kaotab selle vaidlustanud mängija oma järgmise käigu" (seed 004): a failed challenger who is not
+                # next loses their next turn when it comes; play goes on from the player to move.
+                self._turns_lost[player] += 1
+                self._scoreless_turns += 1
+                self._own_passes_in_a_row[player] = self._passes_in_a_row[player] = 0
+            else:
+                self._end_turn(player, scored=False, passed=not lost)
         elif isinstance(move, Withdraw):
             _, placement, _ = self._placements.pop()
             for tile in placement.tiles:
@@ -319,7 +330,14 @@ class Game:
             else:
                 self._passes_in_a_row[player] = 0
         self._own_passes_in_a_row[player] = self._own_passes_in_a_row[player] + 1 if passed else 0
-        self.to_move = (player + 1) % len(self.players)
+        n = len(self.players)
+        following = (player + 1) % n
+        for _ in range(n):
+            if not self._turns_lost[following]:
+                break
+            self._turns_lost[following] -= 1
+            following = (following + 1) % n
+        self.to_move = following
 
     def _check_end(self, player: int) -> None:
         """End the game when a rule's limit is reached by the event ``player`` just made."""
@@ -367,9 +385,8 @@ class Game:
         if not acceptable:
             return [self.play(Withdraw(), player=challenged)]
         if rule is ChallengeRule.DOUBLE:
-            if self.to_move != challenger:
-                return []  # the challenger's turn has passed already; nothing left to lose
-            return [self.play(Pass(), player=challenger, note="lost challenge")]
+            # The challenger loses their next turn: now if it is theirs, else when it comes (3-4 players).
+            return [self.play(Pass(), player=challenger, note=f"{LOST_TURN_NOTE}: failed challenge")]
         if rule.bonus:
             return [self.play(ChallengeBonus(rule.bonus), player=challenged)]
         return []
@@ -481,3 +498,9 @@ class Game:
     def __repr__(self) -> str:
         scores = " ".join(f"{p}={s}" for p, s in zip(self.players, self.scores, strict=True))
         return f"<Game {self.rules.game.value} {len(self.events)} events {scores} to_move={self.to_move}>"
+
+
+def is_lost_turn(event: GameEvent) -> bool:
+    """A Pass recorded for a failed challenger (it is not a pass the player chose: the pass rules do not count it)."""
+    notes = (event.note, str(event.extra.get("note", "")))
+    return isinstance(event.move, Pass) and any(note.startswith(LOST_TURN_NOTE) for note in notes)

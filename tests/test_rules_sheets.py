@@ -322,3 +322,28 @@ def test_changing_the_player_count_or_convention_with_options_rederives_the_end_
     box = Rules.scrabble("en").with_options(convention="box")
     assert box.rack_accounting is RackAccounting.OWN_AND_SUM and box.player_passes_in_a_row_limit == 2
     assert Game(box, ["A", "B"]).rules.convention == "box"  # the chosen convention survives the game's count
+
+
+def test_scrabble_failed_challenger_loses_their_next_turn_in_a_three_player_game():
+    # "Kui vaidlustatud sõna on vastuvõetav, kaotab selle vaidlustanud mängija oma järgmise käigu."
+    game = Game(Rules.scrabble("en", players=3), ["Ann", "Bob", "Cid"])
+    play(game, WHEAT)                               # Ann
+    play(game, ZA)                                  # Bob; Cid is next
+    game.resolve_challenge(True, challenger=0)      # Ann challenges ZA in vain: she loses her next turn
+    assert game.to_move == 2                        # Cid still plays now
+    game.play(Pass())                               # Cid
+    assert game.to_move == 1                        # Ann's turn is skipped: Bob
+    assert game.scores == [30, 21, 0]
+
+
+def test_scrabble_a_turn_lost_to_a_challenge_is_not_a_pass():
+    # The box rule ends the game when a player *passes* on two turns in a row; losing a turn is not passing.
+    game = Game(Rules.scrabble("en", convention="box"), ["Ann", "Bob"])
+    play(game, WHEAT)                               # Ann
+    game.play(Pass())                               # Bob passes
+    play(game, ZA)                                  # Ann
+    game.resolve_challenge(True, challenger=1)      # Bob challenges in vain: his turn is lost
+    assert not game.finished and game.to_move == 0
+    game.play(Pass())                               # Ann passes
+    game.play(Pass())                               # Bob passes: one pass since his lost turn
+    assert not game.finished
