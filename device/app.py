@@ -332,7 +332,13 @@ class App:
             event = button_to_event(item)
         if event is None:
             return self.flow.state
-        state = self.flow.handle(event)
+        from device.store import StoreError
+
+        try:
+            state = self.flow.handle(event)
+        except StoreError as exc:  # disk full, read-only, locked: the move was neither saved nor played
+            self._notice(v.Notice("warn.database", v.Severity.ERROR, str(exc)))
+            return self.flow.state
         if self.overlay is None and self.flow.view().screen is v.Screen.NEW_GAME:
             self.open_new_game_form()  # the flow left its game (END -> NEW_GAME)
         return state

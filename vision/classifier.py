@@ -25,6 +25,9 @@ MODEL = Path(__file__).parent / "data" / "letters.npz"
 FONT_MODEL = MODEL  # the former name; the model now holds more than fonts
 #: Learned (the players' own) glyphs count this much more than shipped ones in the similarity.
 LEARNED_BONUS = 0.03
+#: Learned glyphs kept per letter (the newest): enough for a set's own font, and the learned-tiles file
+#: and memory stay bounded however many games are played.
+MAX_LEARNED_PER_LETTER = 12
 #: Marks above the letter are the one cue that separates A/Ä, O/Ö, U/Ü in any font. Found marks are
 #: trusted (hairlines are refused when they are cut); missing marks less so: blur can merge dots into
 #: the letter, where the glyph image still shows them.
@@ -116,6 +119,7 @@ class LetterClassifier:
                     f"cannot learn letter {label!r}: not in the tile set's alphabet {''.join(self.alphabet)!r}"
                 )
             image = glyph.image.astype(np.float32)
+            self._forget_oldest(label, MAX_LEARNED_PER_LETTER - 1)
             self._learned_images.append(image)
             self._learned_labels.append(label)
             self._learned_marks.append(glyph.marks)
@@ -124,6 +128,16 @@ class LetterClassifier:
             self._marks.append(glyph.marks)
             self._bonus.append(LEARNED_BONUS)
         self._packed = None
+
+    def _forget_oldest(self, label: str, keep: int) -> None:
+        """Drop the oldest learned glyphs of ``label`` beyond ``keep`` (learned templates follow the model's)."""
+        mine = [i for i, known in enumerate(self._learned_labels) if known == label]
+        first = len(self._feats) - len(self._learned_labels)
+        for i in reversed(mine[: max(0, len(mine) - keep)]):
+            for values in (self._learned_images, self._learned_labels, self._learned_marks):
+                del values[i]
+            for column in (self._feats, self._classes, self._marks, self._bonus):
+                del column[first + i]
 
     def _pack(self) -> tuple[np.ndarray, ...]:
         if self._packed is None:
