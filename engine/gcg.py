@@ -324,8 +324,10 @@ def rules_for(record: GcgRecord, *, tiles: str | None = None, layout: str | None
     try:
         if tileset.game == "alfapet":
             return Rules.alfapet(tileset.language, tileset=name, layout=layout or "alfapet-17", extra_dirs=extra_dirs)
+        # A record is replayed as it was played: the box rules' "two passes in a row end it" (3-4 players) must not
+        # refuse a later move of a record kept under another club rule.
         return Rules.scrabble(tileset.language, tileset=name, layout=layout or "scrabble-15", rack_size=rack_size,
-                              rack_accounting=accounting, extra_dirs=extra_dirs)
+                              rack_accounting=accounting, extra_dirs=extra_dirs, player_passes_in_a_row_limit=None)
     except DataFileError as exc:
         raise GcgError(str(exc), record.source) from None
 

@@ -347,3 +347,12 @@ def test_scrabble_a_turn_lost_to_a_challenge_is_not_a_pass():
     game.play(Pass())                               # Ann passes
     game.play(Pass())                               # Bob passes: one pass since his lost turn
     assert not game.finished
+
+
+def test_a_three_player_record_with_two_passes_in_a_row_replays_to_its_end():
+    from engine.gcg import replay
+
+    text = ("#player1 a A\n#player2 b B\n#player3 c C\n>a: AEHTW 8D WHEAT +30 30\n>b: ?? - +0 0\n>c: ?? - +0 0\n"
+            ">a: ?? - +0 30\n>b: ?? - +0 0\n>c: AZ G7 Z. +21 21\n")
+    result = replay(parse_gcg(text.encode(), "three.gcg"), tiles="en")
+    assert result.mismatches == [] and result.game.scores == [30, 0, 21]
