@@ -10,8 +10,9 @@ from pathlib import Path
 def register(sub: argparse._SubParsersAction) -> None:
     live = sub.add_parser("live", help="serve the read-only live page of the game on this device")
     live.add_argument("--db", type=Path, metavar="PATH", help="the saved-games database (default: <data>/games.sqlite)")
-    live.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all; the unit limits "
-                                                         "who may connect to the local networks)")
+    live.add_argument("--host", default="127.0.0.1",
+                      help="address to listen on (default: this machine only; the service listens on 0.0.0.0 "
+                           "and its unit lets only the local networks connect)")
     live.add_argument("--port", type=int, default=8080, help="TCP port (default 8080; 0 = any free port)")
     live.add_argument("--max-viewers", type=int, default=256, metavar="N",
                       help="live viewers served at once (more are told to come back later)")
