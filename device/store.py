@@ -447,9 +447,9 @@ class Store:
             game_id, count, chain = int(last["game"]), int(last["events"]), str(last["chain"])
         except FileNotFoundError:
             return
-        except (OSError, ValueError, KeyError, TypeError):
-            self.problems.append(f"The record of the last saved move ({self.path}{LAST_SAVED_SUFFIX}) is "
-                                 "unreadable; lost moves cannot be checked this time.")
+        except (OSError, ValueError, KeyError, TypeError) as exc:  # e.g. cut short by a pulled plug: no alarm
+            log.warning("the record of the last saved move %s%s is unreadable (%s); not checked this time",
+                        self.path, LAST_SAVED_SUFFIX, exc)
             self._write_last_saved_for(None)
             return
         row = self._db.execute("SELECT COUNT(*) FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -608,7 +608,8 @@ class Store:
         self._write_last_saved(game_id, count, (self._stored_chain(game_id, count - 1) or "") if count else "")
 
     def _write_last_saved(self, game_id: int, events: int, chain: str) -> None:
-        """Record the last committed event outside the database (fsynced), so a lost -wal file is noticed."""
+        """Record the last committed event outside the database, so a lost -wal file is noticed. Not fsynced:
+        the commit itself is durable, and a record older than the database never raises an alarm."""
         if self.path == ":memory:":
             return
         target = self.path + LAST_SAVED_SUFFIX
@@ -616,8 +617,6 @@ class Store:
         try:
             with open(temporary, "w", encoding="utf-8") as out:
                 out.write(json.dumps({"game": game_id, "events": events, "chain": chain}))
-                out.flush()
-                os.fsync(out.fileno())
             os.replace(temporary, target)
         except OSError as exc:  # the move itself is committed; only the check is weaker
             log.warning("cannot record the last saved move in %s: %s", target, exc)
