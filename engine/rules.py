@@ -281,7 +281,7 @@ def _with_convention(game: Game, language: str, players: int, convention: str | 
         chosen.add("convention")
     else:
         by_language = data.get("languages", {})
-        convention = by_language.get(_tileset_language(language)) if by_language else None
+        convention = by_language.get(LANGUAGE_TILESETS.get(language.lower(), language.lower()))
         convention = convention or data.get("players", {}).get(str(players))
     table = data.get("conventions", {}).get(convention)
     if table is None:
