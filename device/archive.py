@@ -192,7 +192,10 @@ class ArchivedGame:
         if self.settings.game not in ("scrabble", "alfapet"):
             raise ArchiveError(f"game {self.id} is {self.settings.game}: it has no board")
         game = Game(self.settings.rules(), list(self.settings.players), first=self.settings.first)
-        game.replay(event_from_dict(r) for r in self.records[:events])
+        try:
+            game.replay(event_from_dict(r) for r in self.records[:events])
+        except (KeyError, ValueError, TypeError) as exc:
+            raise ArchiveError(f"game {self.id}: event {len(game.events) + 1} is damaged ({exc!r})") from None
         return game
 
     def photos(self, data_dir: Path) -> dict[int, Path]:

@@ -211,3 +211,14 @@ def test_exports_refuse_what_they_cannot_write(tmp_path: Path) -> None:
         assert archive.namelist() == [f"game-{gid}.json"]
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
         db.execute("DELETE FROM games")
+
+
+def test_a_damaged_event_is_one_line(tmp_path: Path, capsys) -> None:
+    from device.config import GameSettings
+
+    store = Store(tmp_path / "games.sqlite")
+    gid = store.create_game(GameSettings(players=("Ann", "Bob")))
+    store.append(gid, 0, {"player": 0, "move": {"kind": "placement", "tiles": [[7, 7]]}, "score": 2})
+    store.close()
+    assert main(["games", "show", str(gid), "--db", str(tmp_path / "games.sqlite")]) == 2
+    assert capsys.readouterr().err.strip().startswith(f"ordvakt: game {gid}: event 1 is damaged")

@@ -426,3 +426,13 @@ def test_a_game_the_page_cannot_read_is_said_not_fatal(tmp_path: Path) -> None:
         state = server.state()
         assert state["kind"] == "none" and "cannot show the game" in state["device"]
         assert server.get("/")[0] == 200
+
+
+def test_the_player_the_start_draw_chose_is_shown_to_move(tmp_path: Path) -> None:
+    from device.config import GameSettings
+
+    store = Store(tmp_path / "games.sqlite")
+    store.create_game(GameSettings(players=("Ann", "Bob", "Cid"), first=2))
+    state = LiveReader(tmp_path / "games.sqlite").snapshot()
+    assert state["to_move"] == 2
+    store.close()

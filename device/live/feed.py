@@ -30,7 +30,7 @@ class StoreFeeder:
         self.now = now
         self.photos = photos
         """``photos(game_id, seq)`` -> the photo path to store with the event, if any."""
-        self.game = Game(settings.rules(), list(settings.players))
+        self.game = Game(settings.rules(), list(settings.players), first=settings.first)
         self.clock = ChessClock(settings.minutes, players=len(settings.players))
         self.game_id: int | None = None
 

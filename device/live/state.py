@@ -171,11 +171,12 @@ class LiveReader:
         cached = self._games.get(gid)
         if cached is not None:
             seen, game, problem = cached
-            if not problem and seen == records[: len(seen)] and game.players == list(settings.players):
+            if not problem and seen == records[: len(seen)] and (game.players, game.first) == (
+                    list(settings.players), settings.first):
                 problem = replay_records(game, records[len(seen):])
                 self._games = {gid: (list(records), game, problem)}
                 return game, problem
-        game = Game(settings.rules(), list(settings.players))
+        game = Game(settings.rules(), list(settings.players), first=settings.first)
         problem = replay_records(game, records)
         self._games = {gid: (list(records), game, problem)}
         return game, problem
