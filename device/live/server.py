@@ -118,7 +118,7 @@ class LiveServer:
     """Serve the live page of the database at ``db_path`` on ``host:port`` (port 0: any free port)."""
 
     def __init__(self, db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8080, max_viewers: int = 256,
-                 max_connections: int | None = None, poll_s: float = 0.05, data_dir: Path | None = None,
+                 max_connections: int | None = None, poll_s: float = 0.025, data_dir: Path | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self.db_path = Path(db_path)
         self.host, self.port = host, port
