@@ -120,6 +120,18 @@ def report(name: str, wall: list[float], cpu: list[float], count: int) -> None:
           f" | moves/position {count / len(wall):6.0f}")
 
 
+def reference_ms() -> float:
+    """CPU milliseconds of a fixed pure-Python loop (median of 5): scales the figures to another machine or load."""
+    times = []
+    for _ in range(5):
+        started = time.process_time()
+        total = 0
+        for i in range(1_000_000):
+            total += i
+        times.append((time.process_time() - started) * 1000)
+    return statistics.median(times)
+
+
 def load_times(lang: str) -> None:
     path = graph_path(default_list_path(lexicon_dir(), lang))
     graph(lang)  # built if missing
@@ -149,7 +161,8 @@ def main() -> None:
     parser.add_argument("--oracle", type=int, default=0, help="also run the oracle on this many more positions")
     args = parser.parse_args()
     rng = random.Random(1)
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times include waiting for the CPU)")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times include waiting for the CPU); "
+          f"reference: a 1M-step Python loop takes {reference_ms():.0f} ms CPU here")
     for lang in ("en", "sv"):
         try:
             load_times(lang)

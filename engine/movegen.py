@@ -123,6 +123,8 @@ class _Generator:
         if not rules.special_tiles:
             self.stops = 0
         self.values = dict(rules.tileset.values)
+        self.bingo = dict(rules.bingo)
+        self._parts: list | None = None
         self.allowed_letters = frozenset(letter for letter in graph.alphabet if rules.tileset.is_letter(letter))
         self.moves: list[GeneratedMove] = []
         size = self.size
@@ -217,7 +219,13 @@ class _Generator:
         cells, values, factor, word_mult = line.cells, line.values, line.factor, line.word_mult
         cross_ok, cross_sum = line.cross_ok, line.cross_sum
         size = self.size
-        children = self.graph.children
+        graph_children = self.graph.children
+        cache = self.graph.cache
+
+        def children(node: int) -> dict[str, int]:
+            kids = cache.get(node)
+            return graph_children(node) if kids is None else kids
+
         finals = self.graph.finals
         rack = self.rack
         letter_value = self.values
@@ -284,40 +292,6 @@ class _Generator:
                         placed.pop()
                 blanks += 1
 
-        def left(node: int, part: list[tuple[str, bool]], limit: int) -> None:
-            """Left parts on the free squares before the anchor (they touch nothing: no cross-words)."""
-            nonlocal start, blanks
-            k = len(part)
-            kids = children(node)
-            if anchor_ok is None or not anchor_ok.isdisjoint(kids):  # else no letter fits the anchor
-                start = anchor - k
-                main, mult = 0, 1
-                for i, (letter, blank) in enumerate(part):
-                    c = start + i
-                    if not blank:
-                        main += letter_value[letter] * factor[c]
-                    mult *= word_mult[c]
-                    placed.append((c, letter, blank))
-                extend(node, anchor, main, mult, 0)
-                del placed[:]
-            if k >= limit:
-                return
-            for letter, n in rack.items():
-                if n and letter in kids:
-                    rack[letter] = n - 1
-                    part.append((letter, False))
-                    left(kids[letter], part, limit)
-                    part.pop()
-                    rack[letter] = n
-            if blanks:
-                blanks -= 1
-                for letter, child in kids.items():
-                    if letter in blank_letters:
-                        part.append((letter, True))
-                        left(child, part, limit)
-                        part.pop()
-                blanks += 1
-
         if stop_squares:
             for stop in stop_squares:
                 anchor = start = stop + 1
@@ -346,8 +320,65 @@ class _Generator:
                     limit += 1
                     c -= 1
                 anchor_ok = cross_ok[anchor]
-                left(0, [], limit)
+                # Left parts lie on free squares before the anchor: they touch nothing, so no cross-words.
+                for k, node, kids, part, used, used_blanks in self._left_parts():
+                    if k > limit:
+                        break
+                    if anchor_ok is not None and anchor_ok.isdisjoint(kids):
+                        continue  # no letter can go on the anchor after this part
+                    start = anchor - k
+                    main, mult = 0, 1
+                    for i, (letter, blank) in enumerate(part):
+                        c = start + i
+                        if not blank:
+                            main += letter_value[letter] * factor[c]
+                        mult *= word_mult[c]
+                        placed.append((c, letter, blank))
+                    for letter in used:
+                        rack[letter] -= 1
+                    blanks -= used_blanks
+                    extend(node, anchor, main, mult, 0)
+                    for letter in used:
+                        rack[letter] += 1
+                    blanks += used_blanks
+                    del placed[:]
             previous_anchor = anchor
+
+    def _left_parts(self) -> list[tuple[int, int, dict[str, int], tuple[tuple[str, bool], ...], tuple[str, ...], int]]:
+        """Every word prefix the rack can spell, shortest first, computed once per position:
+        (length, node, its children, (letter, is blank) per tile, rack letters used, blanks used)."""
+        if self._parts is not None:
+            return self._parts
+        parts = []
+        rack = dict(self.rack)
+        blank_letters = self.allowed_letters
+        children = self.graph.children
+        most = sum(rack.values()) + self.blanks - 1
+
+        def grow(node: int, part: list[tuple[str, bool]], blanks: int) -> None:
+            kids = children(node)
+            used = tuple(letter for letter, blank in part if not blank)
+            parts.append((len(part), node, kids, tuple(part), used, len(part) - len(used)))
+            if len(part) >= most:
+                return
+            for letter, n in rack.items():
+                if n and letter in kids:
+                    rack[letter] = n - 1
+                    part.append((letter, False))
+                    grow(kids[letter], part, blanks)
+                    part.pop()
+                    rack[letter] = n
+            if blanks:
+                for letter, child in kids.items():
+                    if letter in blank_letters:
+                        part.append((letter, True))
+                        grow(child, part, blanks - 1)
+                        part.pop()
+
+        grow(0, [], self.blanks)
+        parts.sort(key=lambda entry: entry[0])
+        self._parts = parts
+        return parts
 
     def _record(self, line: _Line, r: int, direction: Direction, start: int, end: int, score: int,
                 placed: list[tuple[int, str, bool]], stop: int | None) -> None:
@@ -356,12 +387,11 @@ class _Generator:
             return  # the same single tile forms an across word: generated across
         if start > 0 and line.cells[start - 1] == STOP and placed[0][0] == start:
             return  # a new word may not start right after a stop tile laid earlier
-        score += self.rules.bingo_bonus(len(placed) + (stop is not None))
-        new = {c: (letter, blank) for c, letter, blank in placed}
-        word = "".join(
-            (new[c][0].lower() if new[c][1] else new[c][0]) if c in new else line.cells[c] for c in range(start, end)
-        )
-        self.moves.append(GeneratedMove(score, word, direction, r, start, tuple(placed), stop))
+        score += self.bingo.get(len(placed) + (stop is not None), 0)
+        letters = line.cells[start:end]
+        for c, letter, blank in placed:
+            letters[c - start] = letter.lower() if blank else letter
+        self.moves.append(GeneratedMove(score, "".join(letters), direction, r, start, tuple(placed), stop))
 
     # -- Alfapet stop tiles ---------------------------------------------------------------------------
 

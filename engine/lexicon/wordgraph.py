@@ -66,6 +66,11 @@ class WordGraph:
             self._children[node] = kids
         return kids
 
+    @property
+    def cache(self) -> dict[int, dict[str, int]]:
+        """The children dicts made so far, by node (for tight loops: ``cache.get(node)`` before :meth:`children`)."""
+        return self._children
+
     def is_final(self, node: int) -> bool:
         return bool(self._final[node])
 
