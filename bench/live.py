@@ -132,6 +132,8 @@ def _cpu_s(pid: int) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--viewers", type=int, default=200)
+    ap.add_argument("--viewer-processes", type=int, default=4, metavar="N",
+                    help="processes the viewers are spread over (default 4)")
     ap.add_argument("--interval", type=float, default=0.5, help="seconds between confirmed moves")
     ap.add_argument("--limit", type=float, default=120.0, help="stop everything after this many seconds")
     ap.add_argument("--nice", type=int, default=None, metavar="N",
@@ -189,23 +191,33 @@ def main() -> int:
                   f"niceness {os.getpriority(os.PRIO_PROCESS, 0)}")
             frames.run(1.0, [])  # warm-up: fonts, caches
             play(half, quiet_frames)
-            out = Path(folder) / "viewers.json"
-            viewers = subprocess.Popen([sys.executable, __file__, "--child", str(port), str(args.viewers), str(out),
-                                        "--limit", str(args.limit)], cwd=REPO, stdout=subprocess.PIPE, text=True)
-            started.append(viewers)
-            assert viewers.stdout is not None
-            if viewers.stdout.readline().strip() != "ready":
-                print("the viewers did not all connect", file=sys.stderr)
-                return 1
+            # The viewers are many devices, not one: a few processes share them (each its own event loop).
+            groups = [args.viewers // args.viewer_processes + (i < args.viewers % args.viewer_processes)
+                      for i in range(args.viewer_processes)]
+            outs = [Path(folder) / f"viewers-{i}.json" for i in range(len(groups))]
+            children = []
+            for count, out in zip(groups, outs, strict=True):
+                child = subprocess.Popen([sys.executable, __file__, "--child", str(port), str(count), str(out),
+                                          "--limit", str(args.limit)], cwd=REPO, stdout=subprocess.PIPE, text=True)
+                started.append(child)
+                children.append(child)
+            for child in children:
+                assert child.stdout is not None
+                if child.stdout.readline().strip() != "ready":
+                    print("the viewers did not all connect", file=sys.stderr)
+                    return 1
             cpu_before = _cpu_s(server.pid)
             first_watched = feeder.seq + 1
             play(len(ref.events), watched_frames)
             cpu_used = _cpu_s(server.pid) - cpu_before
             time.sleep(1.0)  # the last move's way to every viewer
-            viewers.send_signal(signal.SIGTERM)
-            viewers.wait(timeout=30)
-            result = json.loads(out.read_text())
-            received, built = result["received"], result["built"]
+            received, built = [], {}
+            for child, out in zip(children, outs, strict=True):
+                child.send_signal(signal.SIGTERM)
+                child.wait(timeout=30)
+                result = json.loads(out.read_text())
+                received += result["received"]
+                built.update(result["built"])
         finally:
             for process in started:
                 if process.poll() is None:
