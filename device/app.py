@@ -245,7 +245,7 @@ class App:
         try:
             flow = self._new_flow(kind)
         except GameUnavailable as exc:
-            self.open_new_game_form(message=f"The unfinished game {game_id} cannot be resumed: {exc}")
+            self.open_new_game_form(message=v.Text.of("msg.cannot_resume", n=game_id, detail=str(exc)))
             return False
         self.flow = flow
         flow.resume(game_id)
@@ -262,7 +262,7 @@ class App:
         self.overlay = None
         return game_id
 
-    def open_new_game_form(self, message: str = "") -> None:
+    def open_new_game_form(self, message: v.Text | None = None) -> None:
         from device.games import NewGameForm
 
         current = getattr(getattr(self.flow, "s", None), "settings", None)
@@ -386,7 +386,7 @@ class App:
                     return self.flow.state
                 self.start_game(result)
             except (DeviceError, EngineError) as exc:
-                overlay.message = str(exc)
+                overlay.message = v.Text.of("msg.cannot_start", detail=str(exc))
         return self.flow.state
 
     def _pygame_inputs(self) -> None:

@@ -35,6 +35,7 @@ COMMAND_MODULES = (
     "doctor",
     "analyse",
     "best",
+    "gallery",
 )
 
 

@@ -37,14 +37,17 @@ from __future__ import annotations
 
 import enum
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from device.config import GameSettings
 from device.store import Store
+from device.texts import error_text, problem_text
 from device.ui import view as v
+from device.ui.view import Text
 from engine.errors import EngineError
 from engine.game import Game, GameEvent
 from engine.moves import (
@@ -190,7 +193,7 @@ class Pending:
     confident: bool = False
     reading: Reading | None = None
     photo: str | None = None
-    problems: tuple[str, ...] = ()
+    problems: tuple[Text, ...] = ()
     withdraw: bool = False
     """Confirming first withdraws the last placement (the camera saw its tiles taken back)."""
     removed: tuple[Square, ...] = ()
@@ -200,6 +203,10 @@ class Pending:
     """Alfapet: squares whose letter lies on an arrow tile (the word bends there)."""
     direction: Direction | None = None
     """The direction the move was typed in (needed for bent and stop-tile words)."""
+    scored: Any = None
+    """The placement as built, checked and scored once per change (an engine ScoredPlacement), or None."""
+    revision: int = 0
+    """Counts the changes (the view of the proposal is rebuilt only when it changes)."""
 
     def blanks_needed(self) -> tuple[Square, ...]:
         return tuple(sq for sq, t in sorted(self.tiles.items()) if t.blank and t.letter == "?")
@@ -224,7 +231,7 @@ class FlowState:
     challenge_words: tuple[str, ...] = ()
     racks_for: list[int] = field(default_factory=list)
     camera_lost: bool = False
-    message: str = ""
+    message: Text | None = None
     notices: list[v.Notice] = field(default_factory=list)
     exports: tuple[str, ...] = ()
     decided: int | None = None
@@ -249,6 +256,7 @@ class Flow:
         self.s = FlowState()
         self.auto_accept_s = auto_accept_s
         self.language = language
+        self._cache: tuple[Any, _StaticView] | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------------
     @property
@@ -263,7 +271,8 @@ class Flow:
     def new_game(self, settings: GameSettings, *, meta: Mapping[str, Any] | None = None) -> int:
         game_id = self.c.store.create_game(settings, meta=meta)
         self.s = FlowState(state=State.PLAYING, game_id=game_id, settings=settings,
-                           game=Game(settings.rules(), list(settings.players), first=settings.first), notices=self.s.notices)
+                           game=Game(settings.rules(), list(settings.players), first=settings.first),
+                           notices=self.s.notices)
         clock = self._new_clock(settings)
         self.c.clock = clock
         if clock is not None:
@@ -307,7 +316,7 @@ class Flow:
             if event.kind is EventKind.CAMERA_LOST:
                 self._camera_lost("camera lost")
             return self.s.state
-        self.s.message = ""
+        self.s.message = None
         self.s.state = handler(self, event)
         return self.s.state
 
@@ -357,7 +366,7 @@ class Flow:
         if self.c.clock is not None:
             self.c.clock.pause(now)
         if self.c.camera is None or self.c.reader is None or self.s.camera_lost:
-            self.s.message = "no camera: enter the move by hand"
+            self.s.message = Text("msg.no_camera")
             return State.MANUAL_ENTRY
         try:
             still = getattr(self.c.reader, "still_frame", None)
@@ -367,7 +376,7 @@ class Flow:
             return State.MANUAL_ENTRY
         if frame is None:
             # Never read a move through a hand: the player presses again once the board is clear.
-            self.s.message = "the board is not still (a hand or a shadow moves over it): press again when it is clear"
+            self.s.message = Text("msg.not_still")
             self._resume_clock()
             return State.PLAYING
         reading = self.c.reader.read(frame, game)
@@ -378,7 +387,7 @@ class Flow:
             return State.ASK_EXCHANGE_OR_PASS
         withdraw = reading.kind is ReadKind.WITHDRAWAL and self._last_placement() is not None
         if not withdraw and (reading.kind is ReadKind.UNUSABLE or not reading.tiles):
-            self.s.message = "; ".join(reading.messages) or "the camera could not read the board"
+            self.s.message = Text("msg.unreadable")
             return State.MANUAL_ENTRY
         tiles = {t.square: t for t in reading.tiles}
         # A withdrawal always waits for the players: it takes points off the board.
@@ -412,33 +421,37 @@ class Flow:
     def _check_pending(self) -> None:
         pending = self.s.pending
         assert pending is not None
-        problems: list[str] = []
+        problems: list[Text] = []
+        pending.scored = None
+        pending.revision += 1
         if pending.withdraw and not pending.tiles:
             pending.problems = ()
             return
         base = self._base(pending)
         if pending.blanks_needed():
-            problems.append("enter the blank letters first")
+            problems.append(Text("msg.blanks_first"))
         else:
             try:
                 placement = pending.placement(base)
-                problems.extend(p.message for p in base.validate(placement))
+                problems.extend(problem_text(p) for p in base.validate(placement))
+                if not problems:
+                    pending.scored = base.score(placement)
                 if not problems and base.rules.challenge_rule is ChallengeRule.VOID:
-                    problems.extend(self._void_problems(base, placement))
+                    problems.extend(self._void_problems(pending.scored))
             except EngineError as exc:
-                problems.append(str(exc))
+                problems.append(error_text(exc))
         pending.problems = tuple(problems)
 
-    def _void_problems(self, base: Game, placement: Placement) -> list[str]:
+    def _void_problems(self, scored: Any) -> list[Text]:
         """VOID rule: every word a play forms must be acceptable before it can be confirmed."""
         if self.c.judge is None:
             return []
-        words = [w.word for w in base.score(placement).words]
+        words = [w.word for w in scored.words]
         verdict = self.c.judge.judge_play(words)
         if verdict.acceptable:
             return []
         bad = [w.word for w in verdict.words if w.verdict.value == "invalid"] or words
-        return [f"not acceptable: {', '.join(bad)} (void rule: take the tiles back and play another word)"]
+        return [Text.of("msg.void_refused", words=", ".join(bad))]
 
     def _correct_tile(self, event: FlowEvent) -> State:
         pending = self.s.pending
@@ -468,7 +481,7 @@ class Flow:
         assert pending is not None
         self._check_pending()
         if pending.problems:
-            self.s.message = "; ".join(pending.problems)
+            self.s.message = pending.problems[0]
             return State.CONFIRM
         extra: dict[str, Any] = {"source": pending.source}
         if pending.photo:
@@ -546,8 +559,8 @@ class Flow:
             return self._exchange(FlowEvent(EventKind.EXCHANGE, text=text[1:]))
         try:
             placement = Placement.from_notation(text, self.game.board, lettered_rows=self.s.settings.lettered_rows)
-        except EngineError as exc:
-            self.s.message = str(exc)
+        except EngineError:
+            self.s.message = Text.of("msg.bad_notation", text=text)
             return State.MANUAL_ENTRY
         tiles = {t.square: ReadTile(t.square, t.letter, t.blank) for t in placement.letter_tiles}
         photo = self.s.pending.photo if self.s.pending else None
@@ -563,17 +576,17 @@ class Flow:
         last = next((e for e in reversed(game.events) if not isinstance(e.move, (ChallengeBonus, TimePenalty))),
                     None)
         if last is None or not isinstance(last.move, Placement):
-            self.s.message = "there is no play to challenge"
+            self.s.message = Text("msg.no_challenge")
             return State.PLAYING
         if game.rules.challenge_rule is ChallengeRule.VOID:
-            self.s.message = "void rule: there are no challenges; words are judged when a play is confirmed"
+            self.s.message = Text("msg.void_no_challenge")
             return State.PLAYING
         now = self.c.now()
         if self.c.clock is not None:
             self.c.clock.pause(now)
         self.s.challenge_words = last.words
         if self.c.judge is None:
-            self.s.message = "no word list is installed: the players decide"
+            self.s.message = Text("msg.players_decide")
             self.s.verdict = None
             return State.CHALLENGE
         verdict = self.c.judge.judge_play(last.words)
@@ -639,7 +652,7 @@ class Flow:
             if len(game.events) <= self.s.decided_at:
                 return State.PLAYING  # the decision added no event: taking it back is the whole undo
         if not game.events:
-            self.s.message = "nothing to undo"
+            self.s.message = Text("msg.nothing_to_undo")
             return self.s.state
         seq = len(game.events) - 1
         assert self.s.game_id is not None
@@ -658,16 +671,40 @@ class Flow:
         return State.END_RACKS if self.s.racks_for else self._finish()
 
     def _rack(self, event: FlowEvent) -> State:
-        """The rack of the first player still asked for (``text`` = its tiles, empty if none)."""
+        """The rack of the first player still asked for (``text`` = its tiles, empty if none; ``?`` a blank).
+        A letter the tile set lacks, or more copies than are unseen, is refused: never counted as 0."""
         game = self.game
         player = self.s.racks_for[0]
-        rack = event.text.strip().upper()
+        rack = "".join(event.text.split()).upper()
         if game.went_out is not None and player == game.went_out:
             self.s.racks_for.pop(0)
             return State.END_RACKS if self.s.racks_for else self._finish()
+        problem = self._rack_problem(rack)
+        if problem is not None:
+            self.s.message = problem
+            return State.END_RACKS
         self._settle_rack(player, rack)
         self.s.racks_for.pop(0)
         return State.END_RACKS if self.s.racks_for else self._finish()
+
+    def _rack_problem(self, rack: str) -> Text | None:
+        tileset = self.game.rules.tileset
+        for letter in rack:
+            if letter != "?" and not tileset.is_letter(letter):
+                return Text.of("msg.rack_letter", letter=letter)
+        unseen = self._unseen_left()
+        for letter in dict.fromkeys(rack):
+            if rack.count(letter) > unseen.get(letter, 0):
+                return Text.of("msg.rack_not_unseen", letter=letter, count=unseen.get(letter, 0))
+        return None
+
+    def _unseen_left(self) -> Counter[str]:
+        """Tiles neither on the board nor already entered as someone's rack."""
+        pool = self.game.unseen()
+        for event in self.game.events:
+            if isinstance(event.move, RackPoints) and event.player != self.game.went_out:
+                pool.subtract(Counter(event.move.rack))
+        return +pool
 
     def _settle_rack(self, player: int, rack: str) -> None:
         game = self.game
@@ -735,63 +772,138 @@ class Flow:
 
     # -- the view ------------------------------------------------------------------------------------
     def view(self) -> v.View:
-        """What the screen shows now (built fresh from the state; the UI is a pure function of it)."""
+        """What the screen shows now. The board, history and proposal are built once per change of the
+        game (:meth:`_static_view`); only the clocks and the auto-accept countdown are read per frame."""
         s = self.s
         screen = {
             State.NEW_GAME: v.Screen.NEW_GAME, State.PLAYING: v.Screen.SCOREBOARD,
             State.CONFIRM: v.Screen.CONFIRM_MOVE, State.ASK_EXCHANGE_OR_PASS: v.Screen.ASK_EXCHANGE_OR_PASS,
             State.MANUAL_ENTRY: v.Screen.MANUAL_ENTRY, State.CHALLENGE: v.Screen.CHALLENGE,
-            State.END_RACKS: v.Screen.MANUAL_ENTRY, State.END: v.Screen.END,
+            State.END_RACKS: v.Screen.END_RACKS, State.END: v.Screen.END,
         }[s.state]
         if s.game is None:
             return v.View(screen, language=self.language, warnings=tuple(s.notices), message=s.message)
         game = s.game
         now = self.c.now()
-        readings = self.c.clock.readings_ms(now) if self.c.clock is not None else None
-        clock_state = v.TimerState.PAUSED if self.c.clock is not None and self.c.clock.paused else v.TimerState.RUNNING
+        clock = self.c.clock
+        readings = clock.readings_ms(now) if clock is not None else None
+        paused = clock is not None and clock.paused
+        clock_state = v.TimerState.PAUSED if paused else v.TimerState.RUNNING
         players = tuple(
             v.PlayerView(name, game.scores[i], to_move=i == game.to_move and s.state is not State.END,
                          clock=None if readings is None else v.ClockReading(
-                             readings[i], clock_state if i == getattr(self.c.clock, "active", None)
-                             else v.TimerState.IDLE),
+                             readings[i], clock_state if i == clock.active else v.TimerState.IDLE),
                          rack_count=game.rack_counts[i])
             for i, name in enumerate(game.players)
         )
+        static = self._static_view()
         return v.View(
             screen=screen,
             language=self.language,
-            game=v.GameKind(s.settings.game),
+            game=self.kind,
             players=players,
-            board=self._board_view(),
-            history=self._history(),
+            board=static.board,
+            history=static.history,
             bag_count=game.bag_count,
-            clock_mode=v.ClockMode(s.settings.clock) if self.c.clock is not None else v.ClockMode.NONE,
-            proposal=self._proposal_view(),
+            clock_mode=v.ClockMode(s.settings.clock) if clock is not None else v.ClockMode.NONE,
+            proposal=self._with_countdown(static.proposal),
             verdict=s.verdict,
             judge_words=s.challenge_words,
             alphabet=game.rules.tileset.alphabet,
             warnings=tuple(s.notices),
             message=s.message or self._withdraw_text(),
-            message_key="label.rack_of" if s.state is State.END_RACKS else "",
             winner=self._winners() if s.state is State.END else (),
             can_undo=bool(game.events),
             export_paths=s.exports,
+            racks=static.racks,
+            final=static.final,
+            paused=paused and s.state is State.PLAYING,
         )
 
-    def _withdraw_text(self) -> str:
+    @property
+    def kind(self) -> v.GameKind:
+        return v.GameKind(self.s.settings.game)
+
+    def _static_view(self) -> _StaticView:
+        """The parts of the view that change only with the game (cached on the events and the pending move)."""
+        s = self.s
+        game = self.game
+        key = (s.state, len(game.events), game.events[-1] if game.events else None, id(s.pending),
+               s.pending.revision if s.pending is not None else 0, tuple(s.racks_for))
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        static = _StaticView(self._board_view(), self._history(), self._proposal_view(),
+                             self._rack_entry(), self._final() if s.state is State.END else None)
+        self._cache = (key, static)
+        return static
+
+    def _with_countdown(self, proposal: v.Proposal | None) -> v.Proposal | None:
+        pending = self.s.pending
+        if proposal is None or pending is None:
+            return proposal
+        if pending.confident and not pending.problems and self.auto_accept_s > 0:
+            left = self.auto_accept_s - (self.c.now() - pending.created)
+            return replace(proposal, auto_accept_ms=max(0, int(left * 1000)))
+        return proposal
+
+    def _withdraw_text(self) -> Text | None:
         pending = self.s.pending
         last = self._last_placement() if pending is not None and pending.withdraw else None
         if self.s.state is not State.CONFIRM or last is None:
-            return ""
-        name = self.game.players[last.player]
-        words = ", ".join(last.words)
-        return f"The camera saw {name}'s play {words} (+{last.score}) taken back: confirm to withdraw it"
+            return None
+        return Text.of("msg.withdraw_seen", name=self.game.players[last.player], words=", ".join(last.words),
+                       score=last.score)
 
     def _winners(self) -> tuple[int, ...]:
         if self.s.decided is not None:
             return (self.s.decided,)
+        outcome = self.game.outcome()
+        if outcome is not None:
+            return outcome.winners  # equal scores settled by the rules' tie-break
         scores = self.game.scores
         return tuple(i for i, sc in enumerate(scores) if sc == max(scores))
+
+    def _rack_entry(self) -> v.RackEntry | None:
+        if self.s.state is not State.END_RACKS or not self.s.racks_for:
+            return None
+        player = self.s.racks_for[0]
+        unseen = "".join(sorted(self._unseen_left().elements()))
+        return v.RackEntry(player, unseen, len(self.s.racks_for), self.game.rack_counts[player])
+
+    def _final(self) -> v.FinalScores:
+        """Each player's score taken apart (moves, rack, time, other) and why the game ended."""
+        game = self.game
+        n = len(game.players)
+        moves, rack, time_, other = [0] * n, [0] * n, [0] * n, [0] * n
+        tiles = [""] * n
+        for event in game.events:
+            move = event.move
+            if isinstance(move, RackPoints):
+                rack[event.player] += event.score
+                if event.player != game.went_out:
+                    tiles[event.player] = move.rack
+            elif isinstance(move, TimePenalty):
+                time_[event.player] += event.score
+            elif isinstance(move, ChallengeBonus):
+                other[event.player] += event.score
+            else:
+                moves[event.player] += event.score
+        lines = tuple(v.ScoreLine(moves[i], rack[i], time_[i], other[i], game.scores[i], tiles[i]) for i in range(n))
+        reason, tie = self._end_texts()
+        return v.FinalScores(lines, reason, tie)
+
+    def _end_texts(self) -> tuple[Text, Text | None]:
+        """Why the game ended and, on equal scores, how the tie was settled (``end.reason.*``, ``end.tie_break.*``)."""
+        from device.end_reason import end_texts
+
+        game = self.game
+        if self.s.decided is not None:
+            return Text.of("end.reason.challenge", name=game.players[self.s.decided]), None
+        outcome = game.outcome()
+        if outcome is None:  # the players ended it before the rules did
+            return Text.of("end.reason.agreed"), None
+        texts = [Text(key, tuple(fields.items())) for key, fields in end_texts(outcome, game.rules, game.players)]
+        return texts[0], texts[1] if len(texts) > 1 else None
 
     def _board_view(self) -> v.BoardView:
         game = self.game
@@ -806,9 +918,8 @@ class Flow:
                 break
             if isinstance(event.move, (Exchange, Pass, Withdraw)):
                 break
-        centre = getattr(layout, "centre", None)
-        return v.BoardView(n, premiums, tiles, last, None if centre is None else (centre.row, centre.col),
-                           layout.name)
+        centre = layout.centre
+        return v.BoardView(n, premiums, tiles, last, (centre.row, centre.col), layout.name)
 
     def _history(self) -> tuple[v.MoveRow, ...]:
         game = self.game
@@ -816,7 +927,7 @@ class Flow:
         rows = []
         for event in game.events:
             rows.append(v.MoveRow(event.player, describe(event.move, probe.board, self.s.settings.lettered_rows),
-                                  event.score, event.cumulative, event.words))
+                                  event.score, event.cumulative, event.words, kind=move_kind(event.move)))
             probe.replay([event])
         return tuple(rows)
 
@@ -828,22 +939,31 @@ class Flow:
                       for sq, t in sorted(pending.tiles.items()))
         words: tuple[v.WordScore, ...] = ()
         score = 0
-        if not pending.problems and pending.tiles:
-            base = self._base(pending)
-            scored = base.score(pending.placement(base))
-            score = scored.score
-            words = tuple(v.WordScore(w.word, w.score, w.main) for w in scored.words)
+        if not pending.problems and pending.scored is not None:
+            score = pending.scored.score
+            words = tuple(v.WordScore(w.word, w.score, w.main) for w in pending.scored.words)
         uncertain = tuple(
             v.UncertainTile((sq.row, sq.col), tuple(v.Candidate(letter, conf) for letter, conf in t.candidates))
             for sq, t in sorted(pending.tiles.items()) if t.candidates
         )
-        auto = None
-        if pending.confident and not pending.problems and self.auto_accept_s > 0:
-            left = self.auto_accept_s - (self.c.now() - pending.created)
-            auto = max(0, int(left * 1000))
         removed = tuple((sq.row, sq.col) for sq in pending.removed) if pending.withdraw else ()
         return v.Proposal(tiles, words, score, uncertain, tuple((sq.row, sq.col) for sq in pending.blanks_needed()),
-                          pending.problems, auto, pending.player, removed=removed)
+                          pending.problems, None, pending.player, removed=removed)
+
+
+@dataclass(frozen=True)
+class _StaticView:
+    board: v.BoardView
+    history: tuple[v.MoveRow, ...]
+    proposal: v.Proposal | None
+    racks: v.RackEntry | None
+    final: v.FinalScores | None
+
+
+def move_kind(move: Move) -> str:
+    """The history's label for a move (``MoveRow.kind``)."""
+    return {Placement: "play", Exchange: "exchange", Pass: "pass", Withdraw: "withdraw", ChallengeBonus: "challenge",
+            TimePenalty: "time", RackPoints: "rack"}[type(move)]
 
 
 def describe(move: Move, board_before, lettered_rows: bool = False) -> str:
@@ -914,7 +1034,7 @@ def event_from_action(action: v.UiAction) -> FlowEvent | None:
         v.ActionKind.OK: EventKind.OK, v.ActionKind.PLAYER_BUTTON: EventKind.PLAYER_BUTTON,
         v.ActionKind.END_GAME: EventKind.END_GAME, v.ActionKind.NEW_GAME: EventKind.NEW_GAME,
         v.ActionKind.START_GAME: EventKind.START, v.ActionKind.PAUSE: EventKind.PAUSE,
-        v.ActionKind.RESUME: EventKind.RESUME,
+        v.ActionKind.RESUME: EventKind.RESUME, v.ActionKind.RACK: EventKind.RACK,
     }
     kind = kinds.get(action.kind)
     if kind is None:

@@ -132,7 +132,8 @@ class NewGameForm:
     change; options that do not apply to the chosen game are shown disabled.
     """
 
-    def __init__(self, base: GameSettings, *, language: str = "en", can_go_back: bool = True, message: str = "",
+    def __init__(self, base: GameSettings, *, language: str = "en", can_go_back: bool = True,
+                 message: v.Text | None = None,
                  notices: tuple[v.Notice, ...] = (), profiles: tuple[str, ...] = (),
                  lexicons: dict[str, tuple[str, ...]] | None = None) -> None:
         self.values: dict[str, str] = {
@@ -210,7 +211,7 @@ class NewGameForm:
         if kind is v.ActionKind.BACK:
             if self.can_go_back:
                 return "back"
-            self.message = "There is no game to go back to: choose the options and press START."
+            self.message = v.Text("msg.no_game_to_go_back")
             return None
         if kind is v.ActionKind.SET_OPTION:
             self.set(action.key, action.text)
@@ -218,24 +219,24 @@ class NewGameForm:
         if kind in (v.ActionKind.START_GAME, v.ActionKind.OK):
             try:
                 return self.settings()
-            except (ConfigError, GameUnavailable) as exc:
-                self.message = str(exc)
+            except (ConfigError, GameUnavailable):
+                self.message = self.problem()
                 return None
         return None
 
     def set(self, key: str, value: str) -> None:
         if key not in self.values:
-            self.message = f"unknown option {key!r}"
+            self.message = v.Text("engine.refused")
             return
         if key.startswith("player") and key != "players":
             value = " ".join(value.split())[:16]
             if not value:
-                self.message = "a player's name cannot be empty"
+                self.message = v.Text("msg.name_empty")
                 return
         self.values[key] = value
         if key == "language":
             self.values["lexicon"] = ""
-        self.message = ""
+        self.message = None
         self._fit()
 
     # -- view ----------------------------------------------------------------------------------------
@@ -250,7 +251,7 @@ class NewGameForm:
             v.Option("language", "option.language", val["language"],
                      tuple(v.Choice(x, x.upper()) for x in FORM_LANGUAGES)),
             v.Option("lexicon", "option.lexicon", val["lexicon"],
-                     tuple(v.Choice(x, x or "Standard") for x in lexicons), enabled=len(lexicons) > 1),
+                     tuple(v.Choice(x, x, "" if x else "table.standard") for x in lexicons), enabled=len(lexicons) > 1),
             v.Option("players", "option.players", val["players"],
                      tuple(v.Choice(str(n), str(n)) for n in range(2, MAX_PLAYERS.get(game, 4) + 1))),
         ]
@@ -272,22 +273,33 @@ class NewGameForm:
                      tuple(v.Choice(r, "", RULE_KEYS[r]) for r in CHALLENGE_RULES),
                      enabled=board),
             v.Option("board_profile", "option.board", val["board_profile"],
-                     tuple(v.Choice(p, _profile_label(p)) for p in ("",) + self.profiles), enabled=board),
+                     tuple(v.Choice(p, _profile_label(p), "" if p else "table.automatic")
+                           for p in ("",) + self.profiles),
+                     enabled=board),
         ]
         return tuple(opts)
 
-    def view(self) -> v.View:
-        problem = ""
+    def problem(self) -> v.Text | None:
+        """Why START is refused, worded for the players (None when the form is fine)."""
         try:
             self.settings()
-        except (ConfigError, GameUnavailable) as exc:
-            problem = str(exc)
+        except GameUnavailable:
+            return v.Text.of("msg.game_unavailable", game=self.values["game"].capitalize())
+        except ConfigError as exc:
+            n = int(self.values["players"])
+            names = [self.values[f"player{i + 1}"].strip().casefold() for i in range(n)]
+            if len(set(names)) != len(names):
+                return v.Text("msg.same_name")
+            return v.Text.of("msg.cannot_start", detail=str(exc))
+        return None
+
+    def view(self) -> v.View:
+        problem = self.problem()
         return v.View(v.Screen.NEW_GAME, language=self.language, game=v.GameKind(self.values["game"]),
-                      form=v.FormView(self.options(), can_start=not problem), message=self.message or problem,
+                      form=v.FormView(self.options(), can_start=problem is None), message=self.message or problem,
                       warnings=self.notices, alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZÅÄÖÆØ")
 
 
 def _profile_label(profile: str) -> str:
-    if not profile:
-        return "Automatic"
+    """A profile's name as shown (empty for the automatic choice, which is shown by its strings key)."""
     return profile.rsplit("/", 1)[-1].removesuffix(".toml")

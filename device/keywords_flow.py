@@ -29,9 +29,10 @@ from typing import Any
 
 from device.config import GameSettings
 from device.flow import Collaborators, EventKind
+from device.texts import error_text
 from device.ui import view as v
 from device.word_games import Action, JudgeWords, TimedWordGameFlow, buzz, clock_reading, event_data, judge_for
-from engine.errors import EngineError, IllegalMove
+from engine.errors import EngineError
 from engine.keywords import ROUND_SECONDS, KeywordsMatch, score_round
 
 KIND = "keywords"
@@ -46,7 +47,7 @@ class State(enum.Enum):
 
 
 def _empty_entries() -> list[dict[str, Any]]:
-    return [{"words": [], "unused": 0, "score": None, "problem": ""} for _ in range(2)]
+    return [{"words": [], "unused": 0, "score": None, "problem": None} for _ in range(2)]
 
 
 class KeywordsFlow(TimedWordGameFlow):
@@ -64,7 +65,7 @@ class KeywordsFlow(TimedWordGameFlow):
         self.match: KeywordsMatch | None = None
         self.entries = _empty_entries()
         self.seq = 0
-        self.message = ""
+        self.message: v.Text | None = None
         self.notices: list[v.Notice] = []
         self.judge: Any = None
         self.missing_reason = ""
@@ -88,7 +89,7 @@ class KeywordsFlow(TimedWordGameFlow):
         self._new_timer()
         self.save_clock()
         self._open_judge()
-        self.message = ""
+        self.message: v.Text | None = None
         return self.game_id
 
     def resume(self, game_id: int) -> None:
@@ -115,7 +116,7 @@ class KeywordsFlow(TimedWordGameFlow):
         else:
             self.c.clock = None
         self._open_judge()
-        self.message = ""
+        self.message: v.Text | None = None
 
     def _new_timer(self) -> None:
         from engine.clocks import RoundTimer
@@ -184,18 +185,17 @@ class KeywordsFlow(TimedWordGameFlow):
     def _words(self, event: Any) -> State:
         player = event.player
         if player not in (0, 1):
-            self.message = f"no player {player!r}: Keywords is for 2 players"
+            self.message = v.Text("engine.refused")
             return State.ENTRY
         words = event.text.split()
         unused = int(event_data(event).get("unused", 0) or 0)
         lexicon = JudgeWords(self.judge) if self.judge is not None else None
-        entry: dict[str, Any] = {"words": words, "unused": unused, "score": None, "problem": ""}
+        entry: dict[str, Any] = {"words": words, "unused": unused, "score": None, "problem": None}
         try:
             entry["score"] = score_round(words, unused, lexicon).total
-        except IllegalMove as exc:
-            entry["problem"] = "; ".join(exc.problems) if getattr(exc, "problems", None) else str(exc)
         except EngineError as exc:
-            entry["problem"] = str(exc)
+            refusal = error_text(exc)
+            entry["problem"] = {"key": refusal.key, "args": dict(refusal.args)}
 
         def store_entry() -> None:
             self.entries[player] = entry
@@ -210,7 +210,7 @@ class KeywordsFlow(TimedWordGameFlow):
     def _next_round(self, event: Any) -> State:
         missing = [self.settings.players[i] for i, e in enumerate(self.entries) if e["score"] is None]
         if missing:
-            self.message = f"Words still needed from {', '.join(missing)}"
+            self.message = v.Text.of("msg.words_needed", names=", ".join(missing))
             return State.ENTRY
         assert self.match is not None
         scores = [int(e["score"]) for e in self.entries]
@@ -251,7 +251,7 @@ class KeywordsFlow(TimedWordGameFlow):
                 rounds += (int(entry["score"]),)  # on the pad as soon as it is entered
                 total += int(entry["score"])
             players.append(v.KeywordsPlayer(name, rounds, total, tuple(entry["words"]), int(entry["unused"]),
-                                            submitted=entry["score"] is not None, problem=entry["problem"]))
+                                            submitted=entry["score"] is not None, problem=_problem(entry["problem"])))
         phase = {State.PLAYING: v.KeywordsPhase.PLAYING, State.ENTRY: v.KeywordsPhase.ENTRY,
                  State.MATCH_OVER: v.KeywordsPhase.MATCH_OVER}[self._state]
         timer = None
@@ -267,6 +267,15 @@ class KeywordsFlow(TimedWordGameFlow):
             clock_mode=v.ClockMode.ROUND, timer=timer, keywords=keywords, warnings=tuple(self.notices),
             message=self.message, winner=tuple(match.winners), can_undo=False,
         )
+
+
+def _problem(stored: Any) -> v.Text | None:
+    """A refusal as stored with an entry ({key, args}); text from before codes existed shows the generic refusal."""
+    if not stored:
+        return None
+    if isinstance(stored, dict):
+        return v.Text(str(stored["key"]), tuple(stored.get("args", {}).items()))
+    return v.Text("engine.refused")
 
 
 _Handler = Callable[[KeywordsFlow, Any], State]

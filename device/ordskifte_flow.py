@@ -32,6 +32,7 @@ from typing import Any
 
 from device.config import GameSettings
 from device.flow import Collaborators, EventKind
+from device.texts import error_text
 from device.ui import view as v
 from device.word_games import Action, JudgeWords, TimedWordGameFlow, buzz, clock_reading, event_data, judge_for
 from engine.errors import EngineError
@@ -79,8 +80,8 @@ class OrdskifteFlow(TimedWordGameFlow):
         self.meta: dict[str, Any] = {}
         self.game: OrdskifteGame | None = None
         self.seq = 0
-        self.message = ""
-        self._info = ""  # the message, when it is news rather than a refusal
+        self.message: v.Text | None = None
+        self._info: v.Text | None = None  # the message, when it is news rather than a refusal
         self.notices: list[v.Notice] = []
         self.judge: Any = None
         self.missing_reason = ""
@@ -99,7 +100,7 @@ class OrdskifteFlow(TimedWordGameFlow):
         self.c.clock = None
         self._state = State.START
         self._open_judge()
-        self.message = self._info = "Draw for who starts; the starter presses their button"
+        self.message = self._info = v.Text("msg.draw_start")
         return self.game_id
 
     def resume(self, game_id: int) -> None:
@@ -119,8 +120,7 @@ class OrdskifteFlow(TimedWordGameFlow):
             self._state = State.END if self.game.is_over else State.PLAYING
         self._open_judge()
         paused = self._state is State.PLAYING and self.timer is not None and self.timer.paused
-        self.message = self._info = (
-            "Resumed with the timer paused: the player's button (or END TURN) restarts it" if paused else "")
+        self.message = self._info = v.Text("msg.resumed_paused") if paused else None
 
     def _open_judge(self) -> None:
         self.judge, why = judge_for(self.c, LANGUAGE)
@@ -227,10 +227,10 @@ class OrdskifteFlow(TimedWordGameFlow):
         if game.is_over:
             return self._state
         if timer.paused:
-            self.message = "The timer is paused: press RESUME first"
+            self.message = v.Text("msg.timer_paused")
             return State.PLAYING
         if event.player is not None and event.player != game.current:
-            self.message = f"It is {game.players[game.current]}'s turn"
+            self.message = v.Text.of("msg.not_your_turn", name=game.players[game.current])
             return State.PLAYING
         text = event.text.strip()
         data = event_data(event)
@@ -242,7 +242,7 @@ class OrdskifteFlow(TimedWordGameFlow):
             rails = game.rails[victim] if isinstance(victim, int) and 0 <= victim < len(game.rails) else []
             rail = next((i for i, w in enumerate(rails) if w.notation == old), None)
             if rail is None:
-                self.message = f"{old!r} is not on a rail of that player"
+                self.message = v.Text.of("msg.not_on_rail", word=old)
                 return State.PLAYING
             action.update(action="steal", victim=victim, old=old)
         outcome: list[Any] = []
@@ -271,7 +271,7 @@ class OrdskifteFlow(TimedWordGameFlow):
         try:
             self._commit(action, play)
         except EngineError as exc:
-            self.message = str(exc)
+            self.message = error_text(exc)
             return State.PLAYING
         return self._after_play()
 
@@ -283,7 +283,7 @@ class OrdskifteFlow(TimedWordGameFlow):
         if last.kind in (GameEventKind.WORD_REJECTED, GameEventKind.STEAL_REJECTED, GameEventKind.TURN_ENDED):
             rejected = next(e for e in reversed(game.events)
                             if e.kind in (GameEventKind.WORD_REJECTED, GameEventKind.STEAL_REJECTED))
-            self.message = f"{rejected.note}: {game.players[game.current]}'s turn"
+            self.message = v.Text.of("msg.word_rejected", word=rejected.word.upper(), name=game.players[game.current])
             buzz(self.c, "challenge-upheld")
             return State.PLAYING
         if game.is_over:
@@ -300,7 +300,7 @@ class OrdskifteFlow(TimedWordGameFlow):
         self._tick(event)
         play = self._disputable()
         if play is None:
-            self.message = "Nothing to dispute: only the last word, before anything else happens"
+            self.message = v.Text("msg.nothing_to_dispute")
             return self._state
         word = play.word.upper()
         if self.judge is not None:
@@ -309,12 +309,14 @@ class OrdskifteFlow(TimedWordGameFlow):
                     self.disputed = True
 
                 self._commit({"action": "dispute", "word": word, "upheld": False}, stands)
-                self.message = self._info = f"{word} is in the dictionary: the word stands"
+                self.message = self._info = v.Text.of("msg.word_stands", word=word)
                 buzz(self.c, "challenge-rejected")
                 return self._state
             reason = f"{word} is not in the dictionary"
+            told = v.Text.of("msg.dispute_upheld", word=word)
         else:
             reason = f"{word} rejected after checking the dictionary"
+            told = v.Text.of("msg.dispute_by_players", word=word)
 
         def reject() -> None:
             assert self.game is not None
@@ -325,7 +327,7 @@ class OrdskifteFlow(TimedWordGameFlow):
             self.disputed = False
 
         self._commit({"action": "dispute", "word": word, "upheld": True}, reject)
-        self.message = f"{reason}: the word is taken back and the turn passes"
+        self.message = told
         buzz(self.c, "challenge-upheld")
         return State.PLAYING
 

@@ -83,7 +83,7 @@ class SettingsScreen:
         self.data_dir = data_dir
         self.apply = apply
         self.notices = notices
-        self.message = ""
+        self.message: v.Text | None = None
 
     def handle(self, action: v.UiAction) -> str | None:
         kind = action.kind
@@ -106,10 +106,10 @@ class SettingsScreen:
         elif key == "buzzer" and value in ("on", "off"):
             s = replace(s, mute=value == "off")
         else:
-            self.message = f"setting {key} = {value!r} is not offered here"
+            self.message = v.Text("engine.refused")
             return
         self.settings = s
-        self.message = ""
+        self.message = None
         if self.data_dir is not None:
             s.save(self.data_dir)
         self.apply(s)
@@ -148,7 +148,7 @@ class JudgeScreen:
         self.verdict: v.Verdict | None = None
         self.words: tuple[str, ...] = ()
         self.shown_at = 0.0
-        self.message = "" if judge is not None else f"No word list: {why}"
+        self.message = None if judge is not None else v.Text("msg.no_word_list")
 
     def handle(self, action: v.UiAction) -> str | None:
         kind = action.kind
@@ -163,10 +163,10 @@ class JudgeScreen:
     def judge_words(self, words: tuple[str, ...]) -> None:
         words = tuple(w.strip().upper() for w in words if w.strip())
         if not words:
-            self.message = "type at least one word"
+            self.message = v.Text("msg.type_a_word")
             return
         if self.judge is None:
-            self.message = f"No word list, so no verdict: {self.why}"
+            self.message = v.Text("msg.no_word_list")
             return
         verdict = self.judge.judge_play(words)
         self.words = words
@@ -175,7 +175,7 @@ class JudgeScreen:
                 verdict.acceptable or w.verdict.value == "valid"))
             for typed, w in zip(words, verdict.words, strict=True)))
         self.shown_at = self.now()
-        self.message = ""
+        self.message = None
 
     def tick(self, now: float) -> str | None:
         if self.verdict is not None and now - self.shown_at >= JUDGE_BACK_S:
@@ -223,7 +223,7 @@ class CalibrationScreen:
         self.frame: Any = None
         self.corners: tuple[tuple[float, float], ...] = ()
         self.ok = False
-        self.message = "" if camera is not None else "No camera: connect one and restart"
+        self.message = None if camera is not None else v.Text("msg.no_camera_connect")
         self.saved: Path | None = None
         self._next = float("-inf")
         self._profile: Any = None
@@ -243,7 +243,7 @@ class CalibrationScreen:
             self.frame = self.camera.capture()
         except Exception as exc:  # any camera failure is shown, never raised
             self.frame, self.corners, self.ok = None, (), False
-            self.message = f"camera: {exc}"
+            self.message = v.Text.of("msg.camera_error", detail=str(exc))
             return
         from vision.errors import VisionError
         from vision.locate import locate
@@ -252,11 +252,11 @@ class CalibrationScreen:
             geom = locate(self.frame, self._load_profile())
         except VisionError as exc:
             self.corners, self.ok = (), False
-            self.message = str(exc)
+            self.message = v.Text.of("msg.camera_error", detail=str(exc))
             return
         self.corners = tuple((float(x), float(y)) for x, y in geom.corners)
         self.ok = geom.grid == self.layout.size and geom.line_score > 0
-        self.message = f"grid line contrast {geom.line_score:.1f}"
+        self.message = v.Text.of("msg.grid_score", score=f"{geom.line_score:.1f}")
 
     def tick(self, now: float) -> str | None:
         if now >= self._next:
@@ -274,7 +274,7 @@ class CalibrationScreen:
     def save(self) -> Path | None:
         """Profile the board on the current frame; written to ``<data>/profiles/calibrated-<grid>.toml``."""
         if self.frame is None:
-            self.message = "no camera picture to calibrate from"
+            self.message = v.Text("msg.no_picture")
             return None
         import cv2
 
@@ -289,7 +289,7 @@ class CalibrationScreen:
             profile, geom, debug = calibrate(self.frame, grid=layout.size, layout_name=layout.name,
                                              name=f"calibrated-{layout.size}", premium_codes=codes)
         except VisionError as exc:
-            self.message = f"not saved: {exc}"
+            self.message = v.Text.of("msg.not_saved", detail=str(exc))
             return None
         target = profile_dir(self.data_dir) / f"calibrated-{layout.size}.toml"
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -301,7 +301,7 @@ class CalibrationScreen:
         self._profile = profile
         self.profile_name = str(target)
         self.corners = tuple((float(x), float(y)) for x, y in geom.corners)
-        self.message = f"saved {target.name}: new games on this board use it"
+        self.message = v.Text.of("msg.saved_profile", name=target.name)
         return target
 
     def view(self) -> v.View:

@@ -100,7 +100,7 @@ class TimedWordGameFlow:
     transitions: ClassVar[Mapping[tuple[enum.Enum, Any], Callable[[Any, Any], Any]]] = {}
     c: Collaborators
     game_id: int | None
-    message: str
+    message: v.Text | None
     _state: Any
 
     @property
@@ -131,7 +131,7 @@ class TimedWordGameFlow:
         if handler is None:
             return self._state
         if event.kind is not EventKind.TICK:
-            self.message = ""
+            self.message = None
         self._state = handler(self, event)
         return self._state
 

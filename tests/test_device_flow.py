@@ -263,7 +263,7 @@ def test_camera_lost_warns_and_play_continues_by_hand(tmp_path: Path) -> None:
     assert flow.game.scores == [16, 25]
     assert flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, 0)) is State.MANUAL_ENTRY  # stays manual
     flow.handle(FlowEvent(EventKind.MANUAL_MOVE, text="nonsense"))
-    assert flow.state is State.MANUAL_ENTRY and "not a placement" in flow.view().message
+    assert flow.state is State.MANUAL_ENTRY and flow.view().message == v.Text.of("msg.bad_notation", text="nonsense")
     flow.handle(FlowEvent(EventKind.MANUAL_MOVE, text="K9 DAD"))
     flow.handle(FlowEvent(EventKind.CONFIRM))
     assert flow.game.scores == [34, 25] and any(n.key == "warn.camera_lost" for n in flow.view().warnings)
@@ -415,7 +415,7 @@ def test_a_hand_moving_over_the_board_never_becomes_a_move(tmp_path: Path) -> No
     reader.still_frame = lambda cam, timeout_s=2.0: original(cam, timeout_s, clock=reader_clock)
     flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, 0))
     assert flow.state is State.PLAYING and flow.game.events == []
-    assert "not still" in flow.view().message
+    assert flow.view().message == v.Text("msg.not_still")
     assert camera.shown >= 3
     # The hand is gone: the next press reads the real first move.
     camera.left = 0

@@ -16,6 +16,7 @@ from conftest import FakeTime, FlowTable, installed_judge  # noqa: E402
 from device.config import GameSettings  # noqa: E402
 from device.keywords_flow import KeywordsFlow, State  # noqa: E402
 from device.ui import view as v  # noqa: E402
+from device.ui.strings import Strings  # noqa: E402
 from engine.keywords import score_round  # noqa: E402
 from hardware.events import ButtonRole  # noqa: E402
 
@@ -84,17 +85,20 @@ def test_match_to_a_target_through_buttons_and_touches(tmp_path: Path) -> None:
     # End is drawn: the round is over (the confirm button).
     t.press(ButtonRole.CONFIRM)
     assert t.flow.state is State.ENTRY
-    assert t.labels().count("Ann") >= 2
+    assert "Ann · 0" in t.labels() and "Bo · 0" in t.labels()  # whose words: a tab each, with the total
 
     t.enter_words(0, "CRAPAUD Teee", unused=1)
     view = t.flow.view()
-    assert view.keywords.players[0].problem == "Teee has 3 FUNKEYS in 4 keys; at most half of a word may be FUNKEYS"
+    problem = view.keywords.players[0].problem
+    assert problem == v.Text.of("engine.keywords.too_many_funkeys", word="Teee", count=3, keys=4)
     assert not view.keywords.players[0].submitted
-    assert view.keywords.players[0].problem in t.labels()  # the whole reason is on the screen
+    worded = Strings.load().get("en", problem.key, **problem.fields())
+    assert worded == "Teee has 3 FUNKEYS in 4 keys: at most half may be FUNKEYS"
+    assert worded in t.labels()  # the whole reason is on the screen, in the screen's language
     t.shot("round1-refused")
     # NEXT ROUND waits for both players.
     t.flow.handle(t.flow.event_from_action(v.UiAction(v.ActionKind.NEXT_ROUND)))
-    assert t.flow.state is State.ENTRY and "Words still needed from Ann, Bo" in t.flow.message
+    assert t.flow.state is State.ENTRY and t.flow.message == v.Text.of("msg.words_needed", names="Ann, Bo")
 
     t.enter_words(0, "CRAPAUD TeAm", unused=1)
     assert t.flow.entries[0]["score"] == score_round(["CRAPAUD", "T?A?"], 1).total == 15
@@ -119,7 +123,7 @@ def test_match_to_a_target_through_buttons_and_touches(tmp_path: Path) -> None:
     assert t.flow.state is State.ENTRY
     # A word not in the dictionary is refused, then two equally long words get no bonus.
     t.enter_words(0, "MOT CLE")
-    assert t.flow.view().keywords.players[0].problem == "CLE is not in the dictionary"
+    assert t.flow.view().keywords.players[0].problem == v.Text.of("engine.keywords.not_in_dictionary", word="CLE")
     t.enter_words(0, "MOT CAT")
     t.enter_words(1, "ZEBRA OX", unused=2)
     assert t.pad() == [((15, 6), 21), ((11, 10), 21)]

@@ -41,7 +41,10 @@ class Table(FlowTable):
         self.press_role(ButtonRole.for_player(player))
 
     def type_word(self, word: str) -> None:
-        """Letters on the on-screen keyboard; a lower-case letter is the joker (``?`` then the letter)."""
+        """Letters on the on-screen keyboard; a lower-case letter is the joker (``?`` then the letter). A refused
+        word stays in the field to be corrected: clear it first."""
+        while self.renderer.state.entry:
+            self.tap_target(lambda a: a.kind is v.ActionKind.BACKSPACE)
         for ch in word:
             if ch.islower():
                 self.tap_target(lambda a: a.kind is v.ActionKind.KEY and a.text == "?")
@@ -49,9 +52,17 @@ class Table(FlowTable):
         self.tap_target(lambda a: a.kind is v.ActionKind.ENTER)
 
     def make_word(self, word: str) -> None:
+        self.renderer.render(self.flow.view())  # the screen as it is now (after the last answer)
+        if self.renderer.state.steal is not None:  # a refused steal is still picked: STEAL (lit) drops it
+            self.tap_target(lambda a: a.kind is v.ActionKind.SELECT_WORD and a.target is None)
         self.type_word(word)
 
     def steal(self, victim: int, old: str, new: str) -> None:
+        """STEAL opens the picker of the opponents' words; the word tapped there is the one stolen."""
+        self.renderer.render(self.flow.view())  # the screen as it is now (after the last answer)
+        if self.renderer.state.steal is not None:  # a refused steal is still picked: STEAL (lit) drops it
+            self.tap_target(lambda a: a.kind is v.ActionKind.SELECT_WORD and a.target is None)
+        self.tap_target(lambda a: a.kind is v.ActionKind.SELECT_WORD and a.target is None)
         self.tap_target(lambda a: a.kind is v.ActionKind.SELECT_WORD and a.target == victim and a.old == old)
         self.type_word(new)
 
@@ -101,12 +112,12 @@ def test_two_player_game_to_six_words(tmp_path: Path) -> None:
     # Her own word is no steal target (the screen offers only opponents' words).
     t.flow.handle(t.flow.event_from_action(v.UiAction(v.ActionKind.STEAL, player=0, target=0, old="SKATT",
                                                       text="SKATTE")))
-    assert "cannot change your own word" in t.flow.message
+    assert t.flow.message.key == "engine.ordskifte.own_word"
     assert rails(t) == [["SKATT"], []]
 
     # A word not in the dictionary: the dispute outcome at once, the turn passes.
     t.make_word("KTAB")
-    assert t.flow.message == "KTAB is not in the dictionary: Bo's turn"
+    assert t.flow.message == v.Text.of("msg.word_rejected", word="KTAB", name="Bo")
     assert rails(t) == [["SKATT"], []] and t.game.current == 1
     assert t.buzzer.take() == ["challenge-upheld"]
     t.shot("rejected")
@@ -122,16 +133,16 @@ def test_two_player_game_to_six_words(tmp_path: Path) -> None:
 
     # Steals that leave out a letter or add none are refused with the reason, nothing changes.
     t.steal(1, "BRØD", "BRØD")
-    assert "adds no letter" in t.flow.message
+    assert t.flow.message.key == "engine.steal.no_letter_added"
     t.steal(1, "BRØD", "RØD")
-    assert "does not use all letters of BRØD (missing B)" in t.flow.message
+    assert t.flow.message == v.Text.of("engine.steal.missing_letters", word="BRØD", missing="B")
     assert rails(t) == [["SKATT"], ["BRØD", "LØK"]] and t.game.current == 0
     t.shot("steal-refused")
-    # Who is closest to six words is always on the screen.
-    assert "Nærmest 6: Bo (2)" in t.labels()
+    # Who leads towards six words is always on the screen (and told apart from whose turn it is).
+    assert "Leder: Bo (2/6)" in t.labels() and "Tur: Ann" in t.labels()
     for word in ("OST", "ELG", "ELV", "HVIT"):
         t.make_word(word)
-    assert "Nærmest 6: Ann (5)" in t.labels()
+    assert "Leder: Ann (5/6)" in t.labels()
     t.shot("ann-five")
     t.make_word("SKO")
     assert t.flow.state is State.END
@@ -161,7 +172,7 @@ def test_four_players_timer_cycles_steals_and_disputes(tmp_path: Path) -> None:
     assert rails(t) == [[], ["HATTEN"], [], []]
     # The word just made is open to a dispute: the word list says it stands.
     t.tap_target(lambda a: a.kind is v.ActionKind.DISPUTE)
-    assert "HATTEN is in the dictionary: the word stands" in t.flow.message
+    assert t.flow.message == v.Text.of("msg.word_stands", word="HATTEN")
     assert t.buzzer.take()[-1] == "challenge-rejected"
     t.shot("dispute-stands")
     # A joker: Bo lays ?ATT as SATT with the joker for S, Kari steals it reassigning the joker.
@@ -175,7 +186,7 @@ def test_four_players_timer_cycles_steals_and_disputes(tmp_path: Path) -> None:
     assert t.game.current == 3
     for word in ("OST", "DRØM", "ELV", "VELG", "RØD"):
         t.make_word(word)
-    assert "Nærmest 6: Ola (5)" in t.labels()
+    assert "Leder: Ola (5/6)" in t.labels()
     t.tick(30.001)
     t.tick(30.001)
     assert t.game.current == 1
@@ -207,7 +218,7 @@ def test_without_a_word_list_play_goes_on_and_disputes_reject(tmp_path: Path, mo
     assert t.buzzer.take()[-1] == "challenge-upheld"
     # Only the last play may be disputed, once.
     t.flow.handle(FlowEvent(EventKind.CHALLENGE))
-    assert "Nothing to dispute" in t.flow.message
+    assert t.flow.message == v.Text("msg.nothing_to_dispute")
 
 
 def test_kill_and_resume_is_exact_with_the_timer_paused(tmp_path: Path) -> None:

@@ -120,14 +120,16 @@ def test_void_rule_judges_words_at_confirm_time(tmp_path: Path) -> None:
     play(flow, 1)
     assert flow.state is State.CONFIRM and len(flow.game.events) == 1  # refused
     proposal = flow.view().proposal
-    assert any("void rule" in p and REF.events[1].words[0] in p for p in proposal.problems)
-    assert "void rule" in flow.s.message
+    assert any(p.key == "msg.void_refused" and REF.events[1].words[0] in p.fields()["words"]
+               for p in proposal.problems)
+    assert flow.s.message.key == "msg.void_refused"
     flow.handle(FlowEvent(EventKind.BACK))
     judge.bad.clear()
     play(flow, 1)
     assert flow.state is State.PLAYING and len(flow.game.events) == 2
     flow.handle(FlowEvent(EventKind.CHALLENGE, 0))
-    assert flow.state is State.PLAYING and "no challenges" in flow.s.message and len(flow.game.events) == 2
+    assert flow.state is State.PLAYING and flow.s.message == v.Text("msg.void_no_challenge")
+    assert len(flow.game.events) == 2
 
 
 # -- a withdrawn phony seen by the camera ------------------------------------------------------------------
@@ -145,7 +147,7 @@ def test_camera_withdrawal_with_the_next_placement_is_proposed_and_confirmed(tmp
     assert flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, 0)) is State.CONFIRM
     view = flow.view()
     assert set(map(tuple, view.proposal.removed)) == {tuple(s) for s in phony}
-    assert "taken back" in view.message and view.proposal.auto_accept_ms is None  # always waits
+    assert view.message.key == "msg.withdraw_seen" and view.proposal.auto_accept_ms is None  # always waits
     assert [w.word for w in view.proposal.words] == ["A" + REF.events[0].words[0]] and not view.proposal.problems
     app = App(flow, size=(800, 480))
     app.open_display(headless=True)

@@ -21,7 +21,7 @@ from device.ui.gallery import DEFAULT_GCG, SIZES, sample_views  # noqa: E402
 from device.ui.input import InputAdapter  # noqa: E402
 from device.ui.renderer import Renderer  # noqa: E402
 from device.ui.strings import LANGUAGES, Strings  # noqa: E402
-from device.ui.view import ActionKind, KeywordsPhase, Screen, UiAction, View  # noqa: E402
+from device.ui.view import ActionKind, KeywordsPhase, Screen, Text, UiAction, View  # noqa: E402
 from device.ui.widgets import board_geometry, format_clock  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -159,6 +159,11 @@ def test_judge_typing_emits_words(views: dict[str, View], strings: Strings) -> N
     r.render(view)
     assert any(label.text.startswith("BLÅBÆR SKJELETT") for label in r.labels)
     assert r.apply(view, UiAction(ActionKind.ENTER)) == UiAction(ActionKind.JUDGE_WORDS, words=("BLÅBÆR", "SKJELETT"))
+    # The text stays until the core has answered: a refusal keeps it to fix, anything else clears it.
+    r.render(replace(view, message=Text("msg.type_a_word")))
+    assert r.state.entry == "BLÅBÆR SKJELETT"
+    r.apply(view, UiAction(ActionKind.ENTER))
+    r.render(view)
     assert r.state.entry == ""
 
 
@@ -203,7 +208,10 @@ def test_ordskifte_steal_and_make_word(views: dict[str, View], strings: Strings)
     r.render(view)
     texts = {label.text for label in r.labels}
     assert "0:24" in texts and any("Björn Ängström" in t and "6" in t for t in texts), "closest to six is shown"
-    # Pick MÅKE on Björn's rail by tapping where it is drawn.
+    # STEAL opens the picker; pick MÅKE on Björn's rail by tapping where it is drawn there.
+    steal = next(rect for rect, t in r.hot if isinstance(t, UiAction) and t.kind is ActionKind.SELECT_WORD)
+    r.apply(view, r.hit(view, steal.center))
+    r.render(view)
     word_box = next(label.box for label in r.labels if label.text == "MÅKE")
     pick = r.hit(view, word_box.center)
     assert pick == UiAction(ActionKind.SELECT_WORD, target=1, old="MÅKE")
@@ -252,8 +260,12 @@ def test_new_game_form_cycles_and_edits_names(views: dict[str, View], strings: S
         r.apply(view, UiAction(ActionKind.BACKSPACE))
     for ch in "ÖST":
         r.apply(view, UiAction(ActionKind.KEY, text=ch))
-    assert r.apply(view, UiAction(ActionKind.ENTER)) == UiAction(ActionKind.SET_OPTION, key="player2", text="Björn ÖST")
-    assert r.hit(view, (780, 460)) == UiAction(ActionKind.START_GAME)
+    # The keys are capitals; a name keeps a capital only at the start of each part, as names are written.
+    assert r.apply(view, UiAction(ActionKind.ENTER)) == UiAction(ActionKind.SET_OPTION, key="player2", text="Björn Öst")
+    # START is the bottom-right button (above the message band saying why it would be refused).
+    r.render(view)
+    start = next(rect for rect, t in r.hot if t == UiAction(ActionKind.START_GAME))
+    assert start.right > 700 and start.top > 300 and r.hit(view, start.center) == UiAction(ActionKind.START_GAME)
 
 
 def test_calibration_draws_the_grid(views: dict[str, View], strings: Strings) -> None:

@@ -29,28 +29,43 @@ class Theme:
     accent: Colour = (255, 200, 40)
     good: Colour = (21, 101, 192)
     """ACCEPTABLE: blue, told apart from red by colour-blind players too."""
+    leader: Colour = (110, 190, 255)
+    """Ordskifte: who leads (the player to move is ``accent``)."""
+    running: Colour = (60, 220, 120)
+    """The running clock's marker and sweep."""
     bad: Colour = (198, 30, 40)
+    bad_text: Colour = (255, 120, 120)
+    """Refusals and negative points as text on the dark panels (``bad`` is a fill)."""
     warn: Colour = (240, 140, 20)
     button: Colour = (58, 70, 92)
     button_text: Colour = (255, 255, 255)
-    primary: Colour = (30, 140, 70)
-    disabled: Colour = (48, 54, 64)
-    disabled_text: Colour = (120, 126, 136)
+    button_edge: Colour = (120, 140, 175)
+    button_label: Colour = (205, 212, 225)
+    """A setting's name on its (button-coloured) row."""
+    primary: Colour = (20, 120, 60)
+    disabled: Colour = (40, 44, 52)
+    disabled_text: Colour = (150, 156, 166)
     board_edge: Colour = (10, 14, 20)
-    square: Colour = (38, 110, 80)
+    square: Colour = (70, 160, 110)
     tile: Colour = (242, 226, 184)
     tile_text: Colour = (20, 20, 20)
     blank_tile: Colour = (255, 255, 255)
     blank_text: Colour = (190, 20, 120)
     last_tile: Colour = (255, 214, 70)
-    proposal_tile: Colour = (150, 225, 255)
-    uncertain: Colour = (255, 110, 0)
-    selected: Colour = (255, 0, 200)
+    proposal_tile: Colour = (22, 28, 96)
+    """New tiles: dark on every (light) premium colour, so they stand out at >= 3:1 on any square."""
+    proposal_text: Colour = (255, 255, 255)
+    uncertain: Colour = (255, 120, 0)
+    selected: Colour = (255, 255, 255)
+    """The tile being corrected: a white frame outside the square (blank-needed is a cyan ring inside)."""
+    blank_needed: Colour = (0, 210, 255)
     stop_tile: Colour = (30, 30, 30)
+    premium_text: Colour = (15, 15, 15)
+    #: Premium squares all light enough for dark labels (>= 4.5:1) and dark new tiles (>= 3:1).
     premiums: tuple[tuple[str, Colour], ...] = (
-        ("W3", (200, 30, 45)), ("W2", (238, 140, 150)), ("W4", (130, 10, 30)),
-        ("L3", (25, 100, 200)), ("L2", (120, 190, 235)), ("L4", (20, 50, 140)),
-        ("M2", (90, 90, 100)),
+        ("W3", (240, 96, 90)), ("W2", (245, 165, 175)), ("W4", (225, 100, 160)),
+        ("L3", (80, 160, 240)), ("L2", (160, 215, 245)), ("L4", (130, 140, 240)),
+        ("M2", (160, 160, 160)),
     )
 
     def premium(self, code: str) -> Colour:
@@ -115,13 +130,16 @@ class Fonts:
 
 @dataclass(frozen=True)
 class Label:
-    """A piece of text drawn into a box (recorded for the text-fits tests)."""
+    """A piece of text drawn into a box (recorded for the text-fits, contrast and strings tests)."""
 
     text: str
     box: pygame.Rect
     size: int
     bold: bool
     width: int
+    colour: Colour = (0, 0, 0)
+    rect: pygame.Rect | None = None
+    """Where the text's pixels went."""
 
 
 class Painter:
@@ -148,6 +166,16 @@ class Painter:
 
     def px(self, n: float) -> int:
         return max(1, round(n * self.u))
+
+    @property
+    def touch(self) -> int:
+        """Smallest touch target side: 48 px (about 9 mm on the 7" panel), scaled."""
+        return self.px(48)
+
+    @property
+    def gap(self) -> int:
+        """Smallest gap between two touch targets."""
+        return self.px(8)
 
     def add_hot(self, rect: pygame.Rect, action: HotTarget) -> None:
         self.hot.append((pygame.Rect(rect), action))
@@ -179,7 +207,12 @@ class Painter:
         else:
             r.centery = box.centery
         self.surface.blit(surf, r)
-        self.labels.append(Label(text, pygame.Rect(box), got, bold, surf.get_width()))
+        self.labels.append(Label(text, pygame.Rect(box), got, bold, surf.get_width(), colour or self.theme.text,
+                                 pygame.Rect(r)))
+
+    def record(self, text: str, box: pygame.Rect, size: int, bold: bool, colour: Colour) -> None:
+        """Note text blitted directly (pre-rendered), so the checks see it too."""
+        self.labels.append(Label(text, pygame.Rect(box), size, bold, box.w, colour, pygame.Rect(box)))
 
     def button(self, rect: pygame.Rect, label: str, action: UiAction | None, *, style: str = "normal",
                enabled: bool = True, size: float = 22) -> None:
@@ -190,6 +223,8 @@ class Painter:
         if not enabled:
             bg, fg = t.disabled, t.disabled_text
         self.fill(rect, bg, radius=self.px(8))
+        if enabled and action is not None and style == "normal":
+            self.fill(rect, t.button_edge, radius=self.px(8), width=max(1, self.px(2)))
         inner = rect.inflate(-self.px(10), -self.px(4))
         self.text(label, inner, size, fg, bold=True)
         if enabled and action is not None:

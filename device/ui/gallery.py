@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Sample Views of every screen, built from real game data, and a PNG writer to look at them.
 
-``python -m device.ui.gallery out/ui [--shared ../shared/data]`` writes ``<screen>-<w>x<h>.png``.
+``ordvakt gallery OUT_DIR`` (or ``python -m device.ui.gallery OUT_DIR [--shared ../shared/data]``) writes
+``<sample>-<lang>-<w>x<h>.png`` for every sample in the four UI languages at both display sizes; the
+automated size/contrast/strings checks (``tests/test_ui_checks.py``) run over the same samples.
 
 This module is a development tool: it builds Views from the engine the way the device core does
 (the renderer itself never imports the engine).
@@ -15,12 +17,14 @@ import sys
 from pathlib import Path
 
 from device.ui.view import (
+    ActionKind,
     BoardView,
     Calibration,
     Candidate,
     Choice,
     ClockMode,
     ClockReading,
+    FinalScores,
     FormView,
     GameKind,
     KeywordsPhase,
@@ -33,11 +37,16 @@ from device.ui.view import (
     OrdskifteView,
     PlayerView,
     Proposal,
+    RackEntry,
     RailWordView,
+    ScoreLine,
     Screen,
+    Severity,
+    Text,
     Tile,
     TimerState,
     TimerView,
+    UiAction,
     UncertainTile,
     Verdict,
     View,
@@ -63,16 +72,14 @@ def board_view(game, *, layout_name: str = "", last: bool = True) -> BoardView: 
 
 
 def _history(game) -> tuple[MoveRow, ...]:  # noqa: ANN001
+    from device.flow import describe, move_kind
+
     rows = []
     board_game = type(game)(game.rules, game.players)
     for ev in game.events:
-        move = ev.move
-        try:
-            text = move.notation(board_game.board) if hasattr(move, "notation") else str(move)
-        except Exception:  # noqa: BLE001 - display only
-            text = str(move)
-        board_game.play(move, player=ev.player, check=False)
-        rows.append(MoveRow(ev.player, text, ev.score, ev.cumulative, tuple(ev.words)))
+        text = describe(ev.move, board_game.board)
+        board_game.play(ev.move, player=ev.player, check=False)
+        rows.append(MoveRow(ev.player, text, ev.score, ev.cumulative, tuple(ev.words), kind=move_kind(ev.move)))
     return tuple(rows)
 
 
@@ -111,9 +118,11 @@ def sample_views(shared: Path) -> dict[str, View]:
     game, nxt = scrabble_midgame(shared)
     board = board_view(game)
     scores = game.scores
-    clocks = (ClockReading(612_000, TimerState.PAUSED), ClockReading(-47_000, TimerState.RUNNING))
-    players = tuple(PlayerView(n, scores[i], to_move=i == game.to_move, clock=clocks[i]) for i, n in
-                    enumerate(game.players))
+    clocks = (ClockReading(612_000, TimerState.IDLE), ClockReading(-47_000, TimerState.RUNNING))
+    if game.to_move == 0:
+        clocks = (ClockReading(-47_000, TimerState.RUNNING), ClockReading(612_000, TimerState.IDLE))
+    players = tuple(PlayerView(n, scores[i], to_move=i == game.to_move, clock=clocks[i],
+                               rack_count=game.rack_counts[i]) for i, n in enumerate(game.players))
     hist = _history(game)
     base: dict = {"language": "nb", "players": players, "board": board, "history": hist,
                   "bag_count": game.bag_count, "clock_mode": ClockMode.CHESS,
@@ -121,7 +130,11 @@ def sample_views(shared: Path) -> dict[str, View]:
     views: dict[str, View] = {}
     views["scoreboard"] = View(Screen.SCOREBOARD, **base)
     views["scoreboard-warning"] = View(Screen.SCOREBOARD, **{**base, "language": "sv"},
-                                       warnings=(Notice("warn.camera_lost"),))
+                                       warnings=(Notice("warn.camera_lost"),), message=Text("msg.not_still"))
+    paused = tuple(replace_clock(pl, TimerState.PAUSED if pl.to_move else TimerState.IDLE) for pl in players)
+    views["scoreboard-paused"] = View(Screen.SCOREBOARD, **{**base, "players": paused}, paused=True,
+                                      message=Text("msg.nothing_to_undo"))
+    views["scoreboard-4"] = four_player_scoreboard(shared)
     sp = score_placement(game.board, nxt, game.rules)
     tiles = tuple(Tile((t.square.row, t.square.col), t.letter, t.blank) for t in nxt.letter_tiles)
     unc_sq = tiles[1].square
@@ -137,24 +150,36 @@ def sample_views(shared: Path) -> dict[str, View]:
     sure = Proposal(tuple(Tile(t.square, t.letter, t.blank) for t in tiles), words, sp.score,
                     auto_accept_ms=2300, player=game.to_move)
     views["confirm-sure"] = View(Screen.CONFIRM_MOVE, **{**base, "language": "fi"}, proposal=sure)
+    gap_sq = "H9"
+    refused = Proposal(tuple(Tile(t.square, t.letter, t.blank) for t in tiles), (), 0,
+                       problems=(Text.of("engine.gap", square=gap_sq),), player=game.to_move)
+    views["confirm-refused"] = View(Screen.CONFIRM_MOVE, **base, proposal=refused,
+                                    message=Text.of("engine.gap", square=gap_sq))
     views["judge"] = View(Screen.JUDGE, **base)
     views["verdict-yes"] = View(Screen.JUDGE, **base, verdict=Verdict(
         True, (WordScore("SKJELETT", 0, acceptable=True), WordScore("BLÅBÆR", 0, acceptable=True)), 7400))
     views["verdict-no"] = View(Screen.JUDGE, **{**base, "language": "sv"}, verdict=Verdict(
         False, (WordScore("KÖTTÅT", 0, acceptable=False), WordScore("SJÖRÅ", 0, acceptable=True)), 9100))
-    views["challenge"] = View(Screen.CHALLENGE, **base, judge_words=tuple(w.word for w in sp.words))
+    challenged = tuple(w.word for w in sp.words)
+    views["challenge"] = View(Screen.CHALLENGE, **base, judge_words=challenged)
+    views["challenge-upheld"] = View(Screen.CHALLENGE, **base, judge_words=challenged, verdict=Verdict(
+        False, tuple(WordScore(w, 0, acceptable=False) for w in challenged)))
     views["exchange-or-pass"] = View(Screen.ASK_EXCHANGE_OR_PASS, **base)
-    views["manual"] = View(Screen.MANUAL_ENTRY, **base, message="")
-    end_players = tuple(PlayerView(n, s, note=note) for n, s, note in
-                        zip(game.players, (412, 389), ("", "−10 tid"), strict=True))
-    views["end"] = View(Screen.END, **{**base, "players": end_players}, winner=(0,),
+    views["manual"] = View(Screen.MANUAL_ENTRY, **base, message=Text.of("msg.bad_notation", text="H8 ÅSE"))
+    unseen = "".join(sorted(game.unseen().elements()))[:9]
+    views["end-racks"] = View(Screen.END_RACKS, **{**base, "language": "sv"},
+                              racks=RackEntry(1, unseen, 2, 5), message=Text.of("msg.rack_letter", letter="Q"))
+    final = FinalScores((ScoreLine(398, 14, 0, 0, 412, ""), ScoreLine(406, -7, -10, 0, 389, "EI?")),
+                        Text.of("end.reason.rack_out", name=game.players[0]))
+    end_players = tuple(PlayerView(n, sc) for n, sc in zip(game.players, (412, 389), strict=True))
+    views["end"] = View(Screen.END, **{**base, "players": end_players}, winner=(0,), final=final,
                         export_paths=("games/2024-05-01-asa-bjorn.gcg", "games/2024-05-01-asa-bjorn.json"))
     views["new-game"] = View(Screen.NEW_GAME, language="sv", form=new_game_form(),
-                             alphabet="ABCDEFGHIJKLMNOPQRSTUVXYZÅÄÖ")
+                             alphabet="ABCDEFGHIJKLMNOPQRSTUVXYZÅÄÖ", message=Text("msg.same_name"))
     views["settings"] = View(Screen.SETTINGS, language="fi", form=settings_form())
     views["calibration"] = View(Screen.CALIBRATION, language="en", calibration=sample_calibration(shared))
     views["message"] = View(Screen.MESSAGE, language="nb", title_key="warn.database",
-                            message="ordvakt.db: file is not a database. Kopi lagret som ordvakt.db.bad-1714550000")
+                            message=Text.of("msg.database_kept", path="ordvakt.db.bad-1714550000"))
     # Alfapet 17×17, Swedish, three players, no clocks.
     ag = alfapet_game()
     ascores = ag.scores
@@ -165,7 +190,11 @@ def sample_views(shared: Path) -> dict[str, View]:
                             alphabet=ag.rules.tileset.alphabet)
     views["ordskifte"] = View(Screen.ORDSKIFTE, language="nb", game=GameKind.ORDSKIFTE, ordskifte=ordskifte_view())
     views["ordskifte-overtime"] = View(Screen.ORDSKIFTE, language="nb", game=GameKind.ORDSKIFTE,
-                                       ordskifte=ordskifte_view(remaining=-4_000))
+                                       ordskifte=ordskifte_view(remaining=-4_000),
+                                       message=Text.of("engine.steal.missing_letters", word="BRØD", missing="B"))
+    views["ordskifte-paused"] = View(Screen.ORDSKIFTE, language="sv", game=GameKind.ORDSKIFTE,
+                                     ordskifte=ordskifte_view(state=TimerState.PAUSED),
+                                     message=Text("msg.timer_paused"))
     views["keywords-playing"] = View(Screen.KEYWORDS, language="en", game=GameKind.KEYWORDS,
                                      keywords=keywords_view(KeywordsPhase.PLAYING))
     views["keywords-entry"] = View(Screen.KEYWORDS, language="sv", game=GameKind.KEYWORDS,
@@ -176,6 +205,40 @@ def sample_views(shared: Path) -> dict[str, View]:
 
     views.update(start_draw_views())
     return views
+
+
+#: Widget states shown as their own gallery pictures: (picture, sample, local actions applied first).
+STATES: tuple[tuple[str, str, tuple[UiAction, ...]], ...] = (
+    ("confirm-selected", "confirm", ()),
+    ("scoreboard-undo", "scoreboard", (UiAction(ActionKind.ASK_UNDO),)),
+    ("scoreboard-menu", "scoreboard", (UiAction(ActionKind.MENU),)),
+    ("ordskifte-steal", "ordskifte", (UiAction(ActionKind.SELECT_WORD),)),
+)
+
+
+def replace_clock(player: PlayerView, state: TimerState) -> PlayerView:
+    from dataclasses import replace
+
+    assert player.clock is not None
+    return replace(player, clock=replace(player.clock, state=state))
+
+
+def four_player_scoreboard(shared: Path) -> View:
+    """Four players at the end of the bag (rack counts shown), a 4-player history, a running clock."""
+    game, _ = scrabble_midgame(shared, moves=22)
+    names = list(NAMES)
+    hist = tuple(MoveRow(i % 4, row.text, row.score, row.cumulative, row.words, kind=row.kind)
+                 for i, row in enumerate(_history(game)))
+    totals = [0, 0, 0, 0]
+    for row in hist:
+        totals[row.player] += row.score
+    readings = (ClockReading(301_000, TimerState.IDLE), ClockReading(95_400, TimerState.RUNNING),
+                ClockReading(402_000, TimerState.IDLE), ClockReading(-12_000, TimerState.IDLE))
+    players = tuple(PlayerView(n, totals[i], to_move=i == 1, clock=readings[i], rack_count=(7, 5, 3, 7)[i])
+                    for i, n in enumerate(names))
+    return View(Screen.SCOREBOARD, language="fi", players=players, board=board_view(game), history=hist,
+                bag_count=0, clock_mode=ClockMode.CHESS, message=Text("msg.no_challenge"),
+                message_severity=Severity.WARNING)
 
 
 def new_game_form() -> FormView:
@@ -221,15 +284,14 @@ def sample_calibration(shared: Path) -> Calibration:
     h, w = frame.shape[:2]
     corners = ((w * 0.035, h * 0.075), (w * 0.92, h * 0.075), (w * 0.92, h * 0.935), (w * 0.035, h * 0.935))
     return Calibration(frame=frame, corners=corners, grid_size=15, ok=True,
-                       message=f"{w}×{h}, 15×15")
+                       message=Text.of("msg.grid_score", score="2.4"))
 
 
-def ordskifte_view(remaining: int = 23_400) -> OrdskifteView:
+def ordskifte_view(remaining: int = 23_400, state: TimerState = TimerState.RUNNING) -> OrdskifteView:
     words = (("SKJELETT", "BLÅBÆR", "ØRRET"), ("TApET", "SØKK", "MÅKE", "FJØS"), ("HÆRE",))
     players = tuple(OrdskiftePlayer(NAMES[i] if i != 2 else "Kari", tuple(RailWordView(w) for w in ws))
                     for i, ws in enumerate(words))
     players = players[:2] + (OrdskiftePlayer(players[2].name, (RailWordView("HÆRE", pending=True),)),)
-    state = TimerState.RUNNING
     return OrdskifteView(players, to_move=0, timer=TimerView(ClockMode.TURN, ClockReading(remaining, state), 0),
                          rails_free=6, bag_count=41)
 
@@ -239,57 +301,75 @@ def keywords_view(phase: KeywordsPhase) -> KeywordsView:
     p2 = KeywordsPlayer(NAMES[1], (8, 11, 6, 3), 28, words=("MOT",), submitted=True)
     if phase is KeywordsPhase.ENTRY:
         p1 = KeywordsPlayer(p1.name, p1.round_scores, p1.total, p1.words, 1,
-                            problem="T??? has 3 FUNKEYS in 4 keys; at most half of a word may be FUNKEYS")
+                            problem=Text.of("engine.keywords.too_many_funkeys", word="T???", count=3, keys=4))
     timer = TimerView(ClockMode.ROUND, ClockReading(17_200, TimerState.RUNNING), None, "timer.round")
     return KeywordsView((p1, p2), round_no=5, phase=phase, timer=timer, target_score=100)
 
 
-def write_gallery(out: Path, shared: Path, sizes: tuple[tuple[int, int], ...] = SIZES) -> list[Path]:
-    import pygame
+def rendered(shared: Path, sizes: tuple[tuple[int, int], ...] = SIZES,
+             languages: tuple[str, ...] | None = None):  # noqa: ANN201 - a generator, see below
+    """Every gallery picture drawn: yields ``(name, lang, size, renderer, surface)`` right after each render
+    (the renderer then holds that frame's labels and touch targets)."""
+    from dataclasses import replace
 
     from device.ui.renderer import Renderer
-    from device.ui.strings import Strings
+    from device.ui.strings import LANGUAGES, Strings
 
-    out.mkdir(parents=True, exist_ok=True)
     views = sample_views(shared)
     strings = Strings.load()
+    for size in sizes:
+        r = Renderer(size, strings)
+        for lang in languages or LANGUAGES:
+            for name, view in views.items():
+                surface = r.render(replace(view, language=lang))
+                yield name, lang, size, r, surface
+            for name, sample, actions in STATES:
+                view = replace(views[sample], language=lang)
+                r.render(view)
+                for action in actions or (_tap_tile(view),):
+                    r.apply(view, action)
+                yield name, lang, size, r, r.render(view)
+
+
+def write_gallery(out: Path, shared: Path, sizes: tuple[tuple[int, int], ...] = SIZES,
+                  languages: tuple[str, ...] | None = None) -> list[Path]:
+    """``<name>-<lang>-<w>x<h>.png`` for every sample and widget state, language and size."""
+    import pygame
+
+    out.mkdir(parents=True, exist_ok=True)
     written = []
-    for w, h in sizes:
-        r = Renderer((w, h), strings)
-        for name, view in views.items():
-            surf = r.render(view)
-            path = out / f"{name}-{w}x{h}.png"
-            pygame.image.save(surf, str(path))
-            written.append(path)
-        # The confirm screen with a tile selected for correction.
-        v = views["confirm"]
-        assert v.proposal is not None
-        r.apply(v, r.hit(v, (0, 0)) or _tap_tile(r, v))
-        pygame.image.save(r.render(v), str(out / f"confirm-selected-{w}x{h}.png"))
+    for name, lang, (w, h), _r, surface in rendered(shared, sizes, languages):
+        path = out / f"{name}-{lang}-{w}x{h}.png"
+        pygame.image.save(surface, str(path))
+        written.append(path)
     return written
 
 
-def _tap_tile(r, v: View):  # noqa: ANN001, ANN202
-    from device.ui.view import ActionKind, UiAction
-
+def _tap_tile(v: View) -> UiAction:
     assert v.proposal is not None
     return UiAction(ActionKind.CORRECT_TILE, square=v.proposal.uncertain[0].square)
 
 
 def main(argv: list[str] | None = None) -> int:
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     ap = argparse.ArgumentParser(prog="python -m device.ui.gallery", description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
     ap.add_argument("--shared", type=Path, default=Path("../shared/data"))
     args = ap.parse_args(argv)
-    if not (args.shared / DEFAULT_GCG).exists():
-        print(f"missing {args.shared / DEFAULT_GCG}: pass --shared DIR", file=sys.stderr)
+    return run(args.out, args.shared)
+
+
+def run(out: Path, shared: Path, languages: tuple[str, ...] | None = None) -> int:
+    """Write the gallery, one path a line; 2 (and why) when the shared game data is missing."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    if not (shared / DEFAULT_GCG).exists():
+        print(f"missing {shared / DEFAULT_GCG}: pass --shared DIR (the folder with gcg/ and photos/)",
+              file=sys.stderr)
         return 2
     import pygame
 
     pygame.init()
-    for path in write_gallery(args.out, args.shared):
+    for path in write_gallery(out, shared, languages=languages):
         print(path)
     return 0
 

@@ -13,7 +13,7 @@ from device.ui import screens, start_draw_screen
 from device.ui.draw import Fonts, HotTarget, Label, Painter, Theme
 from device.ui.screens import Ctx, WidgetState
 from device.ui.strings import Strings
-from device.ui.view import ActionKind, KeywordsPhase, Screen, UiAction, View
+from device.ui.view import ActionKind, KeywordsPhase, Screen, Severity, UiAction, View
 from device.ui.widgets import BoardArt
 
 _SCREENS: dict[Screen, Callable[[Ctx], None]] = {
@@ -24,6 +24,7 @@ _SCREENS: dict[Screen, Callable[[Ctx], None]] = {
     Screen.ASK_EXCHANGE_OR_PASS: screens.ask_exchange_or_pass,
     Screen.MANUAL_ENTRY: screens.manual_entry,
     Screen.END: screens.end,
+    Screen.END_RACKS: screens.end_racks,
     Screen.NEW_GAME: screens.form_screen,
     Screen.SETTINGS: screens.form_screen,
     Screen.ORDSKIFTE: screens.ordskifte,
@@ -33,7 +34,7 @@ _SCREENS: dict[Screen, Callable[[Ctx], None]] = {
 }
 
 _SUBMITS = {ActionKind.JUDGE_WORDS, ActionKind.MANUAL_MOVE, ActionKind.MAKE_WORD, ActionKind.STEAL,
-            ActionKind.KEYWORDS_WORDS, ActionKind.SET_OPTION}
+            ActionKind.KEYWORDS_WORDS, ActionKind.SET_OPTION, ActionKind.RACK}
 
 
 class Renderer:
@@ -101,6 +102,13 @@ class Renderer:
     def _sync(self, view: View) -> None:
         if view.screen is not self.state.screen:
             self.state = WidgetState(screen=view.screen)
+            return
+        st = self.state
+        if st.submitted is not None:
+            # The core has answered what was typed: a refusal keeps the text to fix, anything else clears it.
+            if view.message is None or view.message_severity is not Severity.ERROR:
+                self._clear_entry()
+            st.submitted = None
 
     def apply(self, view: View, action: UiAction) -> UiAction | None:
         """Consume a local action (updating the widget state); return what the core should get."""
@@ -108,8 +116,11 @@ class Renderer:
         st = self.state
         kind = action.kind
         if not action.is_local:
-            if kind in _SUBMITS or kind in (ActionKind.CORRECT_TILE, ActionKind.SET_BLANK):
+            if kind in (ActionKind.CORRECT_TILE, ActionKind.SET_BLANK):
                 self._clear_entry()
+            elif kind in _SUBMITS:
+                st.submitted = st.entry
+            st.confirm_undo = st.menu = False
             return action
         if kind in (ActionKind.CORRECT_TILE, ActionKind.SET_BLANK):
             same = st.selected == action.square
@@ -126,8 +137,14 @@ class Renderer:
         elif kind is ActionKind.ENTER:
             return self._submit(view)
         elif kind is ActionKind.SELECT_WORD:
-            pick = (action.target, action.old) if action.target is not None else None
-            st.steal = None if st.steal == pick else pick
+            if action.target is None:  # STEAL: open the picker; tapped again (lit), it drops the word picked
+                st.picking, st.steal = st.steal is None and not st.picking, None
+            else:
+                st.steal, st.picking = (action.target, action.old), False
+        elif kind is ActionKind.ASK_UNDO:
+            st.confirm_undo, st.menu = True, False
+        elif kind is ActionKind.MENU:
+            st.menu = not st.menu
         elif kind is ActionKind.SELECT_PLAYER:
             if action.number is not None:
                 st.unused = max(0, st.unused + action.number)
@@ -142,6 +159,7 @@ class Renderer:
         elif kind is ActionKind.CANCEL_EDIT:
             st.editing = None
             st.selected = None
+            st.confirm_undo = st.picking = st.menu = False
             st.entry = ""
         return None
 
@@ -153,11 +171,16 @@ class Renderer:
             kind = ActionKind.SET_BLANK if st.selected_blank else ActionKind.CORRECT_TILE
             square, st.selected = st.selected, None
             return UiAction(kind, square=square, letter=text)
+        if view.screen is Screen.END_RACKS:
+            st.entry += text  # "?" is a blank on the rack
+            return None
         if text == "?":
             st.joker_next = not st.joker_next
             return None
         if st.joker_next:
             text, st.joker_next = text.lower(), False
+        elif st.editing is not None and st.editing.startswith("player") and st.entry[-1:] not in ("", " ", "-"):
+            text = text.lower()  # names as written: a capital only at the start of each part
         st.entry += text
         return None
 
@@ -174,6 +197,8 @@ class Renderer:
             action = UiAction(ActionKind.JUDGE_WORDS, words=tuple(text.split()))
         elif view.screen is Screen.MANUAL_ENTRY:
             action = UiAction(ActionKind.MANUAL_MOVE, text=text)
+        elif view.screen is Screen.END_RACKS:
+            action = UiAction(ActionKind.RACK, text=text)
         elif view.screen is Screen.ORDSKIFTE and view.ordskifte is not None:
             me = view.ordskifte.to_move
             if st.steal is not None:
@@ -188,7 +213,7 @@ class Renderer:
                 action = UiAction(ActionKind.KEYWORDS_WORDS, player=who, words=tuple(text.split()),
                                   number=st.unused)
         if action is not None:
-            self._clear_entry()
+            st.submitted = text
         return action
 
     def _clear_entry(self) -> None:

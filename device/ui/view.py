@@ -14,9 +14,9 @@ Conventions:
 * Letters are upper case; a blank/joker is flagged with ``blank=True`` and carries the letter it
   stands for (``""`` if not yet chosen).
 * Text the players see comes from the strings files (``device/data/strings/<lang>.toml``) looked up
-  by key; a View carries keys (``message_key``) or player-entered text (names, words), never
-  translated UI text. ``message`` (free text) is for things only the core can word, e.g. an engine
-  problem message.
+  by key; a View carries :class:`Text` (a key and its arguments) or player-entered text (names,
+  words), never worded UI text. An engine refusal arrives as its code and arguments
+  (``engine.<code>`` keys); only values (numbers, names, words, letters, paths) are filled in.
 
 Widget state that only the UI needs (the text being typed, which tile is selected for correction)
 lives in the renderer, not here. The UI therefore emits some *local* actions (``KEY``,
@@ -48,6 +48,8 @@ class Screen(enum.Enum):
     ASK_EXCHANGE_OR_PASS = "ask_exchange_or_pass"
     MANUAL_ENTRY = "manual_entry"
     """Type a move in GCG notation (``8D WORD``) when the camera cannot help."""
+    END_RACKS = "end_racks"
+    """End of game: each player types the tiles left on the rack."""
     END = "end"
     SETTINGS = "settings"
     CALIBRATION = "calibration"
@@ -64,6 +66,11 @@ class GameKind(enum.Enum):
     ALFAPET = "alfapet"
     ORDSKIFTE = "ordskifte"
     KEYWORDS = "keywords"
+
+    @property
+    def board_game(self) -> bool:
+        """Played on a grid board read by the camera (Scrabble, Alfapet)."""
+        return self in (GameKind.SCRABBLE, GameKind.ALFAPET)
 
 
 class ClockMode(enum.Enum):
@@ -88,6 +95,25 @@ class Severity(enum.Enum):
     INFO = "info"
     WARNING = "warning"
     ERROR = "error"
+
+
+@dataclass(frozen=True)
+class Text:
+    """Player-facing text as a strings key and its arguments (numbers, names, words, or other Texts).
+
+    >>> Text.of("msg.rack_letter", letter="Q").fields()
+    {'letter': 'Q'}
+    """
+
+    key: str
+    args: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, key: str, **args: Any) -> Text:
+        return cls(key, tuple(args.items()))
+
+    def fields(self) -> dict[str, Any]:
+        return dict(self.args)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,8 +164,8 @@ class PlayerView:
     clock: ClockReading | None = None
     rack_count: int | None = None
     """Tiles on the rack, if known."""
-    note: str = ""
-    """Short player-specific text (e.g. "lost on time"); free text from the core."""
+    note: Text | None = None
+    """Short player-specific text (e.g. "lost on time")."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +178,9 @@ class MoveRow:
     score: int
     cumulative: int
     words: tuple[str, ...] = ()
+    """Words the move formed (main first): what the history shows for a placement."""
+    kind: str = "play"
+    """``play``, ``exchange``, ``pass``, ``withdraw``, ``challenge``, ``time``, ``rack``: the history's label."""
     challenged: bool = False
     withdrawn: bool = False
 
@@ -189,8 +218,8 @@ class Proposal:
     uncertain: tuple[UncertainTile, ...] = ()
     blanks_needed: tuple[Pos, ...] = ()
     """Blank tiles whose letter must still be entered; CONFIRM is disabled while any remain."""
-    problems: tuple[str, ...] = ()
-    """Why the move is illegal as read (engine messages); CONFIRM is disabled while any remain."""
+    problems: tuple[Text, ...] = ()
+    """Why the move is illegal as read (engine codes); CONFIRM is disabled while any remain."""
     auto_accept_ms: int | None = None
     """Countdown to auto-accept for a confident proposal; None = waits for the player."""
     player: int = 0
@@ -261,7 +290,7 @@ class Calibration:
     grid_size: int = 15
     ok: bool = False
     """Detection good enough to save."""
-    message: str = ""
+    message: Text | None = None
 
 
 @dataclass(frozen=True)
@@ -314,8 +343,8 @@ class KeywordsPlayer:
     unused: int = 0
     """Keys left over this round (−1 each)."""
     submitted: bool = False
-    problem: str = ""
-    """Why the last entry was refused (engine message)."""
+    problem: Text | None = None
+    """Why the last entry was refused (engine code)."""
 
 
 @dataclass(frozen=True)
@@ -327,6 +356,41 @@ class KeywordsView:
     target_score: int | None = None
     rounds: int | None = None
     alphabet: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@dataclass(frozen=True)
+class RackEntry:
+    """End of game: one player at a time types the tiles left on their rack."""
+
+    player: int
+    unseen: str = ""
+    """Tiles not on the board (sorted): every tile still on some rack is among them."""
+    left: int = 1
+    """Players still to enter, this one included."""
+    rack_count: int | None = None
+    """How many tiles this player should have, when known."""
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One player's final score, taken apart."""
+
+    moves: int
+    rack: int = 0
+    time: int = 0
+    other: int = 0
+    """Challenge bonuses and the like."""
+    total: int = 0
+    rack_tiles: str = ""
+
+
+@dataclass(frozen=True)
+class FinalScores:
+    lines: tuple[ScoreLine, ...]
+    reason: Text | None = None
+    """Why the game ended."""
+    tie: Text | None = None
+    """How equal scores were settled, when they were."""
 
 
 @dataclass(frozen=True)
@@ -363,8 +427,8 @@ class View:
     """START_DRAW: a :class:`device.start_draw.StartDrawView`."""
     warnings: tuple[Notice, ...] = ()
     title_key: str = ""
-    message_key: str = ""
-    message: str = ""
+    message: Text | None = None
+    """News or a refusal, shown in the message band of every screen."""
     #: How to show ``message``: INFO (neutral news), WARNING, ERROR (something was refused).
     message_severity: Severity = Severity.ERROR
     winner: tuple[int, ...] = ()
@@ -372,6 +436,12 @@ class View:
     can_undo: bool = True
     export_paths: tuple[str, ...] = ()
     """END: where the GCG/JSON were written."""
+    racks: RackEntry | None = None
+    """END_RACKS: whose leftover tiles are being entered."""
+    final: FinalScores | None = None
+    """END: the score breakdown and why the game ended."""
+    paused: bool = False
+    """The game clock is stopped (a PAUSED label and a RESUME button are shown)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,6 +457,9 @@ class ActionKind(enum.Enum):
     """square + letter. Without letter: local."""
     CHALLENGE = "challenge"
     UNDO = "undo"
+    """Take back the last event (the touch screen asks first: ASK_UNDO, then UNDO)."""
+    RACK = "rack"
+    """END_RACKS: text = the tiles left on the rack of the player asked (empty: none)."""
     EXCHANGE = "exchange"
     PASS = "pass"
     MANUAL_ENTRY = "manual_entry"
@@ -438,11 +511,16 @@ class ActionKind(enum.Enum):
     EDIT_OPTION = "edit_option"
     """key: start editing a text option with the keyboard."""
     CANCEL_EDIT = "cancel_edit"
+    ASK_UNDO = "ask_undo"
+    """Show the "really undo?" question (UNDO from it, CANCEL_EDIT closes it)."""
+    MENU = "menu"
+    """SCOREBOARD: show the less used buttons (judge, settings, end game) in place of the usual ones."""
 
 
 _LOCAL = frozenset({
     ActionKind.KEY, ActionKind.BACKSPACE, ActionKind.SPACE, ActionKind.ENTER, ActionKind.SELECT_WORD,
-    ActionKind.SELECT_PLAYER, ActionKind.EDIT_OPTION, ActionKind.CANCEL_EDIT,
+    ActionKind.SELECT_PLAYER, ActionKind.EDIT_OPTION, ActionKind.CANCEL_EDIT, ActionKind.ASK_UNDO,
+    ActionKind.MENU,
 })
 
 

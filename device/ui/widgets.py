@@ -42,7 +42,7 @@ def square_name(sq: Pos) -> str:
 
 def clock_colour(p: Painter, reading: ClockReading) -> Colour:
     if reading.remaining_ms < 0:
-        return p.theme.bad
+        return p.theme.bad_text
     if reading.state is TimerState.PAUSED:
         return p.theme.dim  # a stopped clock must not look like a running one
     if reading.warning:
@@ -50,13 +50,13 @@ def clock_colour(p: Painter, reading: ClockReading) -> Colour:
     return p.theme.text
 
 
-def wrap(p: Painter, text: str, width: int, size_px: int) -> list[str]:
+def wrap(p: Painter, text: str, width: int, size_px: int, bold: bool = False) -> list[str]:
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
         for word in para.split():
             trial = f"{line} {word}".strip()
-            if line and p.fonts.width(trial, size_px) > width:
+            if line and p.fonts.width(trial, size_px, bold) > width:
                 lines.append(line)
                 line = word
             else:
@@ -66,15 +66,22 @@ def wrap(p: Painter, text: str, width: int, size_px: int) -> list[str]:
 
 
 def paragraph(p: Painter, text: str, rect: pygame.Rect, size: float, colour: Colour | None = None,
-              bold: bool = False) -> int:
-    """Wrapped text from the top of ``rect``; returns the height used."""
+              bold: bool = False, centre: bool = False) -> int:
+    """Wrapped text from the top of ``rect``; returns the height used. Text that does not fit in the
+    lines there is room for is set smaller rather than cut."""
     px = p.px(size)
-    line_h = int(px * 1.25)
-    y = rect.top
-    for line in wrap(p, text, rect.w, px):
-        if y + line_h > rect.bottom:
+    while True:
+        line_h = int(px * 1.25)
+        lines = wrap(p, text, rect.w, px, bold)
+        if len(lines) * line_h <= rect.h or px <= p.px(11):
             break
-        p.text(line, pygame.Rect(rect.left, y, rect.w, line_h), size, colour, bold=bold, align="left")
+        px = int(px * 0.9)
+    y = rect.top
+    for line in lines:
+        if y + line_h > rect.bottom + line_h // 4:
+            break
+        p.text(line, pygame.Rect(rect.left, y, rect.w, line_h), px / p.u, colour, bold=bold,
+               align="center" if centre else "left")
         y += line_h
     return y - rect.top
 
@@ -147,9 +154,9 @@ class BoardArt:
                 pygame.draw.rect(surf, t.premium(code), rect)
                 label = self.PREMIUM_TEXT.get(code)
                 if board.centre == (r, c) and code in (".", "W2"):
-                    pygame.draw.circle(surf, (250, 250, 250), rect.center, max(2, cell // 6))
+                    pygame.draw.circle(surf, t.premium_text, rect.center, max(2, cell // 6))
                 elif label:
-                    txt = p.fonts.render(label, label_px, (255, 255, 255), True)
+                    txt = p.fonts.render(label, label_px, t.premium_text, True)
                     surf.blit(txt, txt.get_rect(center=rect.center))
         for c in range(n):
             txt = p.fonts.render(COLUMNS[c], coord_px, t.dim)
@@ -181,14 +188,16 @@ class BoardArt:
         if style == "stop":
             return surf
         colour = t.blank_text if blank else t.tile_text
+        if style == "proposal":
+            colour = t.blank_needed if blank else t.proposal_text
         text = letter if letter else "?"
         px = int(cell * (0.62 if len(text) == 1 else 0.45))
         txt = p.fonts.render(text, px, colour, True)
         surf.blit(txt, txt.get_rect(center=(surf.get_width() // 2, surf.get_height() // 2 + 1)))
         if blank:
             # A ring marks a blank even where colour cannot be told apart.
-            pygame.draw.rect(surf, t.blank_text, surf.get_rect(), max(1, cell // 14),
-                             border_radius=max(2, cell // 8))
+            pygame.draw.rect(surf, t.blank_needed if style == "proposal" else t.blank_text, surf.get_rect(),
+                             max(1, cell // 14), border_radius=max(2, cell // 8))
         return surf
 
 
@@ -205,9 +214,7 @@ def draw_board(p: Painter, art: BoardArt, board: BoardView, rect: pygame.Rect, *
             style = "stop" if tile.stop else ("last" if tile.square in last else "plain")
             p.blit(art.tile(p, tile.letter, tile.blank, style, geo.cell), geo.rect(tile.square).move(1, 1).topleft)
         if proposal is not None:
-            _draw_proposal(p, art, geo, proposal)
-        if selected is not None:
-            p.fill(geo.rect(selected).inflate(2, 2), p.theme.selected, width=max(2, geo.cell // 8))
+            _draw_proposal(p, art, geo, proposal, selected)
     if on_tap is not None:
         area = pygame.Rect(geo.origin, (geo.cell * geo.n, geo.cell * geo.n))
         p.add_hot(area, _board_tap(geo, on_tap))
@@ -222,7 +229,10 @@ def _board_tap(geo: BoardGeometry,
     return resolve
 
 
-def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Proposal) -> None:
+def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Proposal, selected: Pos | None) -> None:
+    """New tiles dark on the light squares; blank-needed: a cyan ring inside; unsure: an orange ring and a
+    badge with the other candidates above the tile; the tile being corrected: a white frame outside it.
+    Badges are drawn last so no ring covers them."""
     t = p.theme
     placed = {tile.square for tile in proposal.tiles}
     for sq in proposal.removed:
@@ -235,19 +245,29 @@ def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Prop
     for tile in proposal.tiles:
         p.blit(art.tile(p, tile.letter, tile.blank, "proposal", geo.cell), geo.rect(tile.square).move(1, 1).topleft)
     for sq in proposal.blanks_needed:
-        p.fill(geo.rect(sq).inflate(-2, -2), t.blank_text, width=max(2, geo.cell // 7), radius=geo.cell // 8)
-    cand_px = max(8, int(geo.cell * 0.3))
+        p.fill(geo.rect(sq).inflate(-4, -4), t.blank_needed, width=max(3, geo.cell // 7), radius=geo.cell // 8)
     for unc in proposal.uncertain:
-        r = geo.rect(unc.square)
-        p.fill(r.inflate(-1, -1), t.uncertain, width=max(2, geo.cell // 9), radius=geo.cell // 8)
+        p.fill(geo.rect(unc.square).inflate(-1, -1), t.uncertain, width=max(3, geo.cell // 8), radius=geo.cell // 8)
+    if selected is not None:
+        frame = geo.rect(selected).inflate(geo.cell // 2, geo.cell // 2)
+        p.fill(frame, t.board_edge, width=max(4, geo.cell // 5) + 2)
+        p.fill(frame.inflate(-2, -2), t.selected, width=max(3, geo.cell // 6))
+    badge_px = max(p.px(14), int(geo.cell * 0.45))
+    for unc in proposal.uncertain:
         alts = "".join(c.letter for c in unc.candidates[1:3])
-        if alts:
-            txt = p.fonts.render(alts, cand_px, (255, 255, 255), True)
-            # Straddles the tile's top-right corner so the read letter stays visible.
-            badge = txt.get_rect(center=(r.right - 2, r.top + 2)).inflate(4, 0)
-            badge.right = min(badge.right, p.w - 1)
-            p.fill(badge, t.uncertain, radius=3)
-            p.blit(txt, txt.get_rect(center=badge.center).topleft)
+        if not alts:
+            continue
+        r = geo.rect(unc.square)
+        txt = p.fonts.render(alts, badge_px, t.tile_text, True)
+        badge = txt.get_rect().inflate(p.px(10), p.px(8))
+        badge.midbottom = (r.centerx, r.top - (geo.cell // 4 if unc.square == selected else 1))
+        if badge.top < 0:
+            badge.midtop = (r.centerx, r.bottom + (geo.cell // 4 if unc.square == selected else 1))
+        badge.clamp_ip(pygame.Rect(0, 0, p.w, p.h))
+        p.fill(badge, t.uncertain, radius=p.px(4))
+        where = txt.get_rect(center=badge.center)
+        p.blit(txt, where.topleft)
+        p.record(alts, where, badge_px, True, t.tile_text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,49 +276,59 @@ def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Prop
 
 def keyboard(p: Painter, rect: pygame.Rect, alphabet: str, *, digits: bool = False, space: bool = False,
              joker: bool = False, joker_on: bool = False, enter_label: str = "", enter_enabled: bool = True,
-             joker_label: str = "?") -> None:
-    """On-screen keyboard for ``alphabet`` (one key per letter, in the tile set's order)."""
-    gap = p.px(4)
+             joker_label: str = "?", extra: tuple[tuple[str, UiAction, str], ...] = (),
+             styles: dict[str, str] | None = None) -> None:
+    """On-screen keyboard for ``alphabet`` (one key per letter, in the tile set's order). Keys are at least
+    :attr:`Painter.touch` wide and :attr:`Painter.gap` apart: the letters take as many rows as that needs,
+    the bottom row holds backspace, blank, space, ``extra`` keys and ENTER. ``styles`` colours letter keys."""
+    gap = p.gap
     letters = list(dict.fromkeys(alphabet))
+    n = len(letters)
+    max_cols = max(1, (rect.w + gap) // (p.touch + gap))
+    letter_rows = max(1, math.ceil(n / max_cols))
+    cols = math.ceil(n / letter_rows)
     rows_spec: list[list[tuple[str, UiAction, str]]] = []
     if digits:
-        rows_spec.append([(d, UiAction(ActionKind.KEY, text=d), "normal") for d in "1234567890"])
-    n = len(letters)
-    # Roughly square keys: choose the column count from the space the letters get.
-    special_rows = 1 + (1 if digits else 0)
-    est_rows = max(1, math.ceil(n / 10))
-    letter_h = rect.h * est_rows / (est_rows + special_rows)
-    cols = max(6, min(n, round(math.sqrt(n * rect.w / max(1, letter_h)))))
+        per = 10 if max_cols >= 10 else 5
+        for i in range(0, 10, per):
+            rows_spec.append([(d, UiAction(ActionKind.KEY, text=d), "normal") for d in "1234567890"[i:i + per]])
+    styles = styles or {}
     for i in range(0, n, cols):
-        rows_spec.append([(ch, UiAction(ActionKind.KEY, text=ch), "normal") for ch in letters[i:i + cols]])
+        rows_spec.append([(ch, UiAction(ActionKind.KEY, text=ch), styles.get(ch, "normal"))
+                          for ch in letters[i:i + cols]])
     bottom: list[tuple[str, UiAction, str]] = [("⌫", UiAction(ActionKind.BACKSPACE), "normal")]
     if joker:
         bottom.append((joker_label, UiAction(ActionKind.KEY, text="?"), "accent" if joker_on else "normal"))
     if space:
         bottom.append(("␣", UiAction(ActionKind.SPACE), "normal"))
+    bottom += list(extra)
     if enter_label:
         bottom.append((enter_label, UiAction(ActionKind.ENTER), "primary" if enter_enabled else "disabled"))
     rows_spec.append(bottom)
-    row_rects = [pygame.Rect(rect.left, rect.top + i * rect.h // len(rows_spec), rect.w, rect.h // len(rows_spec))
-                 for i in range(len(rows_spec))]
-    for spec, rrect in zip(rows_spec, row_rects, strict=True):
-        per_row = max(cols, len(spec))
-        key_w = (rect.w - gap * (per_row - 1)) / per_row
-        if spec is bottom:
-            weights = [2.0 if lbl == enter_label else 1.0 for lbl, _, _ in spec]
-            total = sum(weights)
-            x = rrect.left
-            avail = rrect.w - gap * (len(spec) - 1)
-            for (lbl, act, style), wgt in zip(spec, weights, strict=True):
-                kw = round(avail * wgt / total)
-                kr = pygame.Rect(x, rrect.top, kw, rrect.h - gap)
-                p.button(kr, lbl, act, style="normal" if style == "disabled" else style,
-                         enabled=style != "disabled", size=20 if lbl == enter_label else 26)
-                x += kw + gap
-        else:
-            for j, (lbl, act, style) in enumerate(spec):
-                kr = pygame.Rect(round(rrect.left + j * (key_w + gap)), rrect.top, round(key_w), rrect.h - gap)
-                p.button(kr, lbl, act, style=style, size=26)
+    row_h = (rect.h + gap) // len(rows_spec) - gap
+    wide = {enter_label, joker_label} | {label for label, _, _ in extra}
+    for i, spec in enumerate(rows_spec):
+        top = rect.top + i * (row_h + gap)
+        per_row = len(spec) if spec is bottom else max(cols, len(spec))
+        weights = [2.0 if spec is bottom and lbl in wide else 1.0 for lbl, _, _ in spec]
+        if spec is not bottom:
+            weights += [1.0] * (per_row - len(spec))
+        avail = rect.w - gap * (len(weights) - 1)
+        x = rect.left
+        for j, (lbl, act, style) in enumerate(spec):
+            kw = round(avail * weights[j] / sum(weights))
+            kr = pygame.Rect(x, top, kw, row_h)
+            p.button(kr, lbl, act, style="normal" if style == "disabled" else style,
+                     enabled=style != "disabled", size=18 if lbl in wide else 26)
+            x += kw + gap
+
+
+def keyboard_height(p: Painter, width: int, alphabet: str, *, digits: bool = False) -> int:
+    """The height :func:`keyboard` needs for full-size keys at ``width``."""
+    n = len(dict.fromkeys(alphabet))
+    max_cols = max(1, (width + p.gap) // (p.touch + p.gap))
+    rows = math.ceil(n / max_cols) + 1 + ((1 if max_cols >= 10 else 2) if digits else 0)
+    return rows * (p.touch + p.gap) - p.gap
 
 
 def entry_field(p: Painter, rect: pygame.Rect, text: str, hint: str, *, active: bool = True) -> None:
@@ -316,57 +346,97 @@ def entry_field(p: Painter, rect: pygame.Rect, text: str, hint: str, *, active: 
 # Players, clocks, verdict
 
 
-def player_card(p: Painter, rect: pygame.Rect, player: PlayerView, index: int, label: str,
-                action: UiAction | None = None, to_move_label: str = "") -> None:
+def player_card(p: Painter, rect: pygame.Rect, player: PlayerView, *, paused_label: str = "",
+                rack_label: str = "", note: str = "") -> None:
+    """Name and rack count on top; score (left) and clock (right) large below. The running clock has a
+    marker and a sweep that moves every frame; a stopped game clock says ``paused_label``."""
     t = p.theme
     p.fill(rect, t.panel, radius=p.px(8))
+    running = player.clock is not None and player.clock.state is TimerState.RUNNING
     if player.to_move:
-        p.fill(rect, t.accent, radius=p.px(8), width=p.px(4))
-    inner = rect.inflate(-p.px(14), -p.px(8))
-    top, bottom = pygame.Rect(inner.left, inner.top, inner.w, inner.h * 2 // 5), None
+        p.fill(rect, t.running if running else t.accent, radius=p.px(8), width=p.px(4))
+    inner = rect.inflate(-p.px(16), -p.px(10))
+    top = pygame.Rect(inner.left, inner.top, inner.w, inner.h * 2 // 5)
     bottom = pygame.Rect(inner.left, top.bottom, inner.w, inner.h - top.h)
-    name_w = inner.w if player.clock is None else inner.w * 3 // 5
+    if inner.w < p.px(240):
+        rack_label = ""  # a narrow card (four players side by side): the name needs the whole row
+    name_w = inner.w if not (rack_label or note) else inner.w * 3 // 5
     p.text(player.name, pygame.Rect(top.left, top.top, name_w, top.h), 20,
            t.accent if player.to_move else t.text, bold=player.to_move, align="left")
-    if player.clock is not None:
-        p.text(format_clock(player.clock.remaining_ms),
-               pygame.Rect(top.left + name_w, top.top, inner.w - name_w, top.h), 24,
-               clock_colour(p, player.clock), bold=True, align="right")
-    score_w = inner.w * 3 // 5 if (player.note or player.rack_count is not None) else inner.w
-    p.text(str(player.score), pygame.Rect(bottom.left, bottom.top, score_w, bottom.h), 44, t.text, bold=True,
+    side = pygame.Rect(top.left + name_w, top.top, inner.w - name_w, top.h)
+    if note:
+        p.text(note, side, 15, t.warn, align="right")
+    elif rack_label:
+        p.text(rack_label, side, 15, t.dim, align="right")
+    score_w = inner.w if player.clock is None else inner.w * 2 // 5
+    p.text(str(player.score), pygame.Rect(bottom.left, bottom.top, score_w, bottom.h), 42, t.text, bold=True,
            align="left")
-    side = pygame.Rect(bottom.left + score_w, bottom.top, inner.w - score_w, bottom.h)
-    if player.note:
-        p.text(player.note, side, 14, t.warn, align="right")
-    if action is not None:
-        p.add_hot(rect, action)
+    if player.clock is None:
+        return
+    clock_r = pygame.Rect(bottom.left + score_w, bottom.top, inner.w - score_w, bottom.h)
+    reading = player.clock
+    if reading.state is TimerState.PAUSED:
+        cap = pygame.Rect(clock_r.left, clock_r.top - top.h, clock_r.w, top.h)
+        if not (rack_label or note):
+            p.text(paused_label, cap, 15, t.warn, bold=True, align="right")
+        else:
+            p.text(paused_label, pygame.Rect(clock_r.left, clock_r.top, clock_r.w // 3, clock_r.h), 13, t.warn,
+                   bold=True, align="left")
+    if running:
+        marker = pygame.Rect(clock_r.left, clock_r.top, p.px(18), clock_r.h)
+        p.text("▶", marker, 18, t.running, align="left")
+        sweep = pygame.Rect(clock_r.left + p.px(20), clock_r.bottom - p.px(4), clock_r.w - p.px(20), p.px(4))
+        part = (reading.remaining_ms % 1000) / 1000 if reading.remaining_ms >= 0 else 1.0
+        p.fill(pygame.Rect(sweep.left, sweep.top, max(1, round(sweep.w * part)), sweep.h), t.running)
+    p.text(format_clock(reading.remaining_ms), pygame.Rect(clock_r.left + p.px(20), clock_r.top,
+                                                            clock_r.w - p.px(20), clock_r.h - p.px(4)),
+           34, clock_colour(p, reading), bold=True, align="right")
 
 
-def big_timer(p: Painter, rect: pygame.Rect, reading: ClockReading, caption: str, size: float = 150) -> None:
+def big_timer(p: Painter, rect: pygame.Rect, reading: ClockReading, caption: str, size: float = 150,
+              paused_label: str = "") -> None:
     t = p.theme
-    cap_h = rect.h // 6 if caption else 0
-    if caption:
+    cap_h = rect.h // 6 if caption or paused_label else 0
+    if reading.state is TimerState.PAUSED and paused_label:
+        p.text(paused_label, pygame.Rect(rect.left, rect.top, rect.w, cap_h), 22, t.warn, bold=True)
+    elif caption:
         p.text(caption, pygame.Rect(rect.left, rect.top, rect.w, cap_h), 22, t.dim)
-    body = pygame.Rect(rect.left, rect.top + cap_h, rect.w, rect.h - cap_h)
+    body = pygame.Rect(rect.left, rect.top + cap_h, rect.w, rect.h - cap_h - p.px(8))
     p.text(format_clock(reading.remaining_ms), body, min(size, body.h / p.u * 0.95), clock_colour(p, reading),
            bold=True)
+    if reading.state is TimerState.RUNNING:
+        sweep = pygame.Rect(rect.left + rect.w // 4, rect.bottom - p.px(6), rect.w // 2, p.px(6))
+        part = (reading.remaining_ms % 1000) / 1000 if reading.remaining_ms >= 0 else 1.0
+        p.fill(pygame.Rect(sweep.left, sweep.top, max(1, round(sweep.w * part)), sweep.h), t.running)
 
 
-def verdict_screen(p: Painter, verdict: Verdict, yes: str, no: str, back_in: str | None) -> None:
+def verdict_screen(p: Painter, verdict: Verdict, yes: str, no: str, back_in: str | None, *,
+                   instruction: str = "", continue_label: str = "") -> None:
+    """The verdict over the whole screen, what to do now (``instruction``) and a CONTINUE button."""
     t = p.theme
     colour = t.good if verdict.acceptable else t.bad
     full = pygame.Rect(0, 0, p.w, p.h)
     p.fill(full, colour)
     pad = p.px(20)
-    head = pygame.Rect(pad, pad, p.w - 2 * pad, p.h * 2 // 5)
+    btn_h = p.px(64)
+    head = pygame.Rect(pad, pad, p.w - 2 * pad, p.h // 3)
     p.text(yes if verdict.acceptable else no, head, 96, (255, 255, 255), bold=True)
-    words = pygame.Rect(pad, head.bottom, p.w - 2 * pad, p.h - head.bottom - p.px(60))
+    low = p.h - pad - btn_h
+    instr_h = p.px(44) if instruction else 0
+    words = pygame.Rect(pad, head.bottom, p.w - 2 * pad, low - head.bottom - instr_h - p.px(36))
     if verdict.words:
         row_h = min(p.px(44), words.h // max(1, len(verdict.words)))
         for i, ws in enumerate(verdict.words):
             mark = "" if ws.acceptable is None else ("✓ " if ws.acceptable else "✗ ")
             r = pygame.Rect(words.left, words.top + i * row_h, words.w, row_h)
             p.text(mark + ws.word, r, 36, (255, 255, 255), bold=ws.acceptable is False)
+    if instruction:
+        paragraph(p, instruction, pygame.Rect(pad, words.bottom, p.w - 2 * pad, instr_h), 22, (255, 255, 255),
+                  bold=True, centre=True)
     if back_in:
-        p.text(back_in, pygame.Rect(pad, p.h - p.px(56), p.w - 2 * pad, p.px(44)), 22, (235, 235, 235))
-    p.add_hot(full, UiAction(ActionKind.OK))
+        p.text(back_in, pygame.Rect(pad, low - p.px(34), p.w - 2 * pad, p.px(30)), 20, (255, 255, 255))
+    if continue_label:
+        btn = pygame.Rect(p.w // 2 - p.px(160), low, p.px(320), btn_h)
+        p.fill(btn, (255, 255, 255), radius=p.px(10))
+        p.text(continue_label, btn.inflate(-p.px(12), -p.px(6)), 28, t.tile_text, bold=True)
+        p.add_hot(btn, UiAction(ActionKind.OK))

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Engine refusals as translatable :class:`~device.ui.view.Text`: the engine gives a code and values, the
+strings files word them (``engine.<code>`` keys in every language).
+
+>>> from engine.validation import Problem, ProblemCode
+>>> problem_text(Problem(ProblemCode.GAP, "the word has a gap at H9", {"square": "H9"}))
+Text(key='engine.gap', args=(('square', 'H9'),))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from device.ui.view import Text
+
+
+def problem_text(problem: Any) -> Text:
+    """An ``engine.validation.Problem`` (code flag and args) as a Text."""
+    return Text(f"engine.{problem.code.name.lower()}", tuple(problem.args.items()))
+
+
+def error_text(exc: Exception) -> Text:
+    """An :class:`~engine.errors.EngineError` with a code as its Text; without one, the generic refusal
+    (the English detail is then only in the log)."""
+    code = getattr(exc, "code", "")
+    if code:
+        return Text(f"engine.{code}", tuple(getattr(exc, "values", {}).items()))
+    return Text("engine.refused")
