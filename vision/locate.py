@@ -346,10 +346,18 @@ _TURN_MARGIN = 0.1
 
 
 def _appearance(frame: np.ndarray, geom: Geometry) -> np.ndarray:
-    """The board (grid and half a cell of rim) as a small normalised grey picture, corners[0] top-left."""
-    small = geom.warp(frame, _APPEARANCE_PX, 0.5)
+    """What tells the board's quarter turns apart: the board (grid and a rim of 1.5 cells) as a small grey
+    picture, corners[0] top-left, without its light gradient and its part that a quarter turn leaves alike
+    (the symmetric premium layout), normalised. What stays is the tiles, their letters and the rim's print."""
+    small = geom.warp(frame, _APPEARANCE_PX, 1.5)
     grey = (cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small).astype(np.float32)
-    return (grey - grey.mean()) / (grey.std() + 1e-3)
+    # Light falls differently on a turned board: only detail smaller than a few cells is compared.
+    # A location a fraction of a cell off must still match: detail finer than half a cell is blurred away.
+    grey = cv2.GaussianBlur(grey, (0, 0), _APPEARANCE_PX / 2) - cv2.GaussianBlur(grey, (0, 0), 2 * _APPEARANCE_PX)
+    grey = (grey - grey.mean()) / (grey.std() + 1e-3)
+    symmetric = sum(np.rot90(grey, k) for k in range(4)) / 4
+    rest = grey - symmetric
+    return rest / (rest.std() + 1e-3)
 
 
 def turned(geom: Geometry, quarter_turns: int) -> Geometry:

@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The synthetic scene generator and board location on raw frames: synthetic scenes of three board styles,
+the jheidel room photos (hand-measured truth in tests/data/jheidel; skipped without ../shared/data), a
+board turned between frames. The whole scene set runs in bench/vision_scenes.py; this is a fast subset."""
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.errors import BoardNotFound
+from vision.find import find_grid
+from vision.locate import Locator, locate_structure
+from vision.profile import load_profile
+from vision.synthetic import BOARD_STYLES, background, render_scene, synthetic_game
+
+TRUTH = Path(__file__).parent / "data" / "jheidel" / "truth.toml"
+JHEIDEL = Path(__file__).resolve().parents[2] / "shared" / "data" / "photos" / "jheidel"
+GCG = Path(__file__).resolve().parents[2] / "shared" / "data" / "gcg" / "woogles"
+SMALL = (800, 600)
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray, grid: int) -> float:
+    """Largest corner distance in cells under the best of the four corner namings."""
+    truth = np.asarray(truth, np.float64)
+    cell = np.mean([np.linalg.norm(truth[(i + 1) % 4] - truth[i]) for i in range(4)]) / grid
+    return min(float(np.abs(np.roll(found, -k, axis=0) - truth).max()) for k in range(4)) / cell
+
+
+def test_a_seed_always_gives_the_same_scene_and_its_truth_is_consistent():
+    a, b = render_scene(4, frame_size=SMALL), render_scene(4, frame_size=SMALL)
+    assert np.array_equal(a.image, b.image) and a.truth.to_dict() == b.truth.to_dict()
+    assert not np.array_equal(a.image, render_scene(5, frame_size=SMALL).image)
+    t = a.truth
+    assert a.image.shape == (SMALL[1], SMALL[0], 3)
+    assert len(t.rows) == t.grid == BOARD_STYLES[t.style].grid and all(len(r) == t.grid for r in t.rows)
+    # The grid is wholly in view and fills 25-100 % of the frame (its larger side 0.5-1.0 of the shorter side).
+    assert (t.corners >= 0).all() and (t.corners[:, 0] <= SMALL[0]).all() and (t.corners[:, 1] <= SMALL[1]).all()
+    span = max(np.ptp(t.corners[:, 0]), np.ptp(t.corners[:, 1])) / min(SMALL)
+    assert 0.49 <= span <= 1.01
+    blank = render_scene(9, frame_size=SMALL, rows=["a" + "." * 14] + ["." * 15] * 14, style="classic").truth
+    assert blank.visible_rows()[0][0] == "?" and blank.rows[0][0] == "a"
+
+
+def test_the_truth_corner_a1_follows_the_board_when_it_is_turned():
+    """The same board turned by a quarter: corners[0] (square A1's corner) moves a quarter round the board."""
+    kw = dict(frame_size=SMALL, style="classic", yaw=0.0, tilt=0.0, fill=0.8, hand=False, shadow=False, stray=0)
+    upright, turned = render_scene(11, board_turns=0, **kw).truth, render_scene(11, board_turns=1, **kw).truth
+    centre = upright.corners.mean(axis=0)
+    a1 = upright.corners[0] - centre
+    rotated = np.array([-a1[1], a1[0]])  # a quarter turn clockwise on screen (y down)
+    assert np.allclose(turned.corners[0] - turned.corners.mean(axis=0), rotated, atol=2.0)
+
+
+@pytest.mark.parametrize(("seed", "style"), [(3, "classic"), (22, "tournament"), (8, "alfapet")])
+def test_the_grid_is_found_in_a_raw_synthetic_frame(seed, style):
+    scene = render_scene(seed, style=style)
+    geom = locate_structure(scene.image)
+    assert geom.grid == scene.truth.grid
+    assert corner_error(geom.corners, scene.truth.corners, scene.truth.grid) <= 0.25
+
+
+def test_no_grid_is_found_in_noise_or_on_a_bare_table():
+    rng = np.random.default_rng(0)
+    pictures = [rng.integers(0, 256, (600, 800, 3), dtype=np.uint8)]
+    pictures += [background(kind, (600, 800), np.random.default_rng(i)) for i, kind in enumerate(("wood", "carpet"))]
+    for picture in pictures:
+        with pytest.raises(BoardNotFound, match="no board grid found"):
+            find_grid(picture)
+
+
+def test_the_locator_keeps_a1_when_the_board_is_turned_between_moves():
+    kw = dict(style="classic", yaw=8.0, tilt=12.0, fill=0.8, hand=False, shadow=False, stray=0)
+    locator = Locator(load_profile("classic-scrabble"))
+    offsets = []
+    for turns in (0, 1, 3):
+        scene = render_scene(21, board_turns=turns, **kw)
+        geom = locator(scene.image)
+        truth = scene.truth.corners
+        # Which truth corner the locator calls corners[0]: the same one of the board's every time.
+        offsets.append(min(range(4), key=lambda k: np.abs(np.roll(geom.corners, -k, axis=0) - truth).max()))
+        assert corner_error(geom.corners, truth, 15) <= 0.25
+    assert len(set(offsets)) == 1, offsets
+    assert locator.turns == 2
+
+
+@pytest.mark.skipif(not GCG.is_dir(), reason=f"needs the GCG records in {GCG}")
+def test_a_synthetic_game_shows_the_record_move_by_move():
+    game = synthetic_game(2, style="alfapet", moves=3, frame_size=SMALL)
+    assert len(game.frames) == 3 and game.gcg.count("\n>") == 3
+    tiles = [sum(ch != "." for row in f.truth.rows for ch in row) for f in game.frames]
+    # Tiles laid per record line, counted from the GCG text itself: the letters of a placement that are
+    # not played through ('.'); an exchange or a pass lays none.
+    laid = 0
+    for line, count in zip([ln for ln in game.gcg.splitlines() if ln.startswith(">")], tiles, strict=True):
+        fields = line.split()
+        if len(fields) >= 4 and any(ch.isdigit() for ch in fields[2]) and fields[2][0] not in "-(":
+            laid += sum(ch != "." for ch in fields[3])
+        assert count == laid, line
+    assert tiles[-1] > 0
+    # 15x15 records are laid one cell in on the 17x17 board: its outer ring stays empty.
+    rows = game.frames[-1].truth.rows
+    assert rows[0] == rows[-1] == "." * 17 and all(r[0] == r[-1] == "." for r in rows)
+
+
+def _jheidel():
+    if not JHEIDEL.is_dir():
+        pytest.skip(f"needs the jheidel photos in {JHEIDEL}")
+    return tomllib.loads(TRUTH.read_text(encoding="utf-8"))
+
+
+def test_jheidel_truth_is_complete():
+    truth = tomllib.loads(TRUTH.read_text(encoding="utf-8"))
+    assert len(truth["photos"]) == 54 and sum("corners" in p for p in truth["photos"]) == 5
+    assert len(truth["final"]["rows"]) == 15 and all(len(r) == 15 for r in truth["final"]["rows"])
+    assert (TRUTH.parent / "LICENSE.txt").read_text(encoding="utf-8").startswith("The MIT License")
+
+
+@pytest.mark.parametrize("name", ["IMG_20151016_165320.jpg", "IMG_20151016_170737.jpg", "IMG_20151016_170800.jpg"])
+def test_jheidel_room_photo_grid_matches_the_hand_measured_corners(name):
+    import cv2
+
+    photo = next(p for p in _jheidel()["photos"] if p["file"].endswith(name))
+    frame = cv2.imread(str(JHEIDEL / photo["file"]), cv2.IMREAD_COLOR)
+    geom = locate_structure(frame)
+    assert geom.grid == 15
+    assert corner_error(geom.corners, photo["corners"], 15) <= 0.25
