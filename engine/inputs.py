@@ -68,6 +68,31 @@ def short_repr(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def seconds_argument(high: float, *, low: float = 0.0, zero: bool = False, unit: str = "seconds"):
+    """An ``argparse`` type for a length of time: a finite number (of ``unit``) above ``low`` (or equal, when
+    ``zero``) and at most ``high``; ``nan``, ``inf`` and ``1e300`` are refused in one line."""
+    import argparse
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+        if not (math.isfinite(value) and low <= value <= high) or (value == low and not zero):
+            bounds = f"from {low:g}" if zero else f"more than {low:g}"
+            raise argparse.ArgumentTypeError(f"{text[:40]}: must be a finite number of {unit} {bounds} "
+                                             f"up to {high:g}")
+        return value
+
+    return parse
+
+
+def read_at_most(path: Any, limit: int) -> bytes:
+    """The first ``limit`` bytes of a file (a device such as /dev/zero or a huge file never fills memory)."""
+    with open(path, "rb") as handle:
+        return handle.read(limit)
+
+
 def clean_name(name: str, max_chars: int = MAX_NAME_CHARS) -> str:
     """A player name safe for screens and records: control and line-breaking characters become
     spaces, runs of spaces collapse, and the name is cut to ``max_chars``."""

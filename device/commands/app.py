@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from engine.inputs import seconds_argument
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     demo = sub.add_parser(
@@ -15,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     demo.add_argument("--data-dir", type=Path, metavar="DIR",
                       help="where the demo keeps its database, exports and screenshots (default: <data>/demo); "
                            "run again with the same DIR to resume a killed demo")
-    demo.add_argument("--delay", type=float, default=None, metavar="S",
+    demo.add_argument("--delay", type=seconds_argument(60, zero=True), default=None, metavar="S",
                       help="pause after each move (default 0.5 s in a window, 0 headless)")
     demo.add_argument("--no-screenshots", action="store_true", help="do not save a PNG per move")
     demo.set_defaults(func=run_demo)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from device.paths import data_dir
 from engine.errors import EngineError, GcgError
-from engine.gcg import GcgRecord, Replay, parse_gcg, replay
+from engine.gcg import MAX_GCG_BYTES, GcgRecord, Replay, parse_gcg, replay
+from engine.inputs import read_at_most
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def load_record(path: Path) -> GcgRecord:
     try:
-        data = path.read_bytes()
+        data = read_at_most(path, MAX_GCG_BYTES + 1)  # parse_gcg refuses more than MAX_GCG_BYTES
     except OSError as exc:
         raise GcgError(f"cannot read: {exc.strerror}", str(path)) from None
     return parse_gcg(data, str(path))

@@ -37,6 +37,7 @@ from engine.clocks import (
     TurnTimer,
     format_ms,
 )
+from engine.inputs import seconds_argument
 from hardware.buzzer import ConsoleBuzzer, Pattern, SilentBuzzer, open_buzzer
 from hardware.config import BuzzerKind, HardwareConfig
 from hardware.errors import ConfigurationError
@@ -56,9 +57,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", choices=MODES, default="ordskifte", help="which clock (default ordskifte)")
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     length = p.add_mutually_exclusive_group()
-    length.add_argument("--seconds", type=_length(86400), metavar="S",
+    length.add_argument("--seconds", type=seconds_argument(86400), metavar="S",
                         help="turn/round length or chess time per player")
-    length.add_argument("--minutes", type=_length(1440), metavar="M", help="the same in minutes")
+    length.add_argument("--minutes", type=seconds_argument(1440, unit="minutes"), metavar="M",
+                        help="the same in minutes")
     p.add_argument("--until-expiry", action="store_true",
                    help="run one turn, exit when it runs out and print the measured elapsed time")
     p.add_argument("--config", type=Path, metavar="FILE",
@@ -255,26 +257,6 @@ def process_start(now: float) -> float:
     except (OSError, ValueError, IndexError, AttributeError):
         return now
     return now - since_start if 0 <= since_start < 5 else now
-
-
-def _length(high: float):
-    """An argparse type: a finite number above 0 and at most ``high`` (nan, inf and 1e300 are refused)."""
-    from engine.inputs import finite_number
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        try:
-            value = finite_number(value, "length", low=0, high=high)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"{text!r}: must be more than 0")
-        return value
-
-    return parse
 
 
 def run(args: argparse.Namespace) -> int:
