@@ -5,9 +5,10 @@ Only a fixed set of routes exists (the page, its two static files, the strings, 
 or as a server-sent event stream, the finished games and their downloads, move photos by number);
 a request path is matched against them and never used to open a file, so there is nothing to list
 and no path to traverse. Limits keep a crowd of viewers from costing the device more than one
-snapshot per change: one poller reads the database and builds the snapshot once; every viewer
-gets the same bytes through a queue of one (a slow viewer skips to the newest state); viewers
-beyond ``max_viewers`` are refused with 503; a request has ``REQUEST_TIMEOUT_S`` to arrive.
+snapshot per change: one poller reads the database and builds the snapshot once; the same bytes are
+written to every viewer that keeps up, and wait in a queue of one for a viewer that does not (it
+skips to the newest state, and is dropped after ``SLOW_VIEWER_S``); viewers beyond ``max_viewers``
+are refused with 503; a request has ``REQUEST_TIMEOUT_S`` to arrive.
 """
 
 from __future__ import annotations

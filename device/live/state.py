@@ -4,7 +4,12 @@
 The database is opened with ``file:...?mode=ro``: in WAL mode a reader works beside the kiosk's
 writer and never blocks it (a read transaction only pins the WAL snapshot it started from, and the
 reads here are short). ``PRAGMA data_version`` changes whenever another connection commits, so
-polling it is the cheap "anything new?" test; only then is the game rebuilt.
+polling it is the cheap "anything new?" test; only then is the game rebuilt (incrementally).
+
+Why the database and not a snapshot file the kiosk writes: the events the kiosk commits before it
+shows a move as done are already the truth, so the page can never show a move the device lost or
+miss one it kept; the kiosk does no extra work or SD-card writes per frame or per viewer; and the
+page needs no code in the kiosk's loop beyond the ``paused`` flag saved with the clock.
 
 The kiosk saves the clock with every event and every few seconds while a game runs, without a
 pause flag. Whose clock runs is therefore: the saved ``paused`` flag when there is one; else, right
