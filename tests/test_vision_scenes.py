@@ -45,7 +45,8 @@ def test_a_seed_always_gives_the_same_scene_and_its_truth_is_consistent():
 
 def test_the_truth_corner_a1_follows_the_board_when_it_is_turned():
     """The same board turned by a quarter: corners[0] (square A1's corner) moves a quarter round the board."""
-    kw = dict(frame_size=SMALL, style="classic", yaw=0.0, tilt=0.0, fill=0.8, hand=False, shadow=False, stray=0)
+    kw = {"frame_size": SMALL, "style": "classic", "yaw": 0.0, "tilt": 0.0, "fill": 0.8, "hand": False,
+          "shadow": False, "stray": 0}
     upright, turned = render_scene(11, board_turns=0, **kw).truth, render_scene(11, board_turns=1, **kw).truth
     centre = upright.corners.mean(axis=0)
     a1 = upright.corners[0] - centre
@@ -71,7 +72,7 @@ def test_no_grid_is_found_in_noise_or_on_a_bare_table():
 
 
 def test_the_locator_keeps_a1_when_the_board_is_turned_between_moves():
-    kw = dict(style="classic", yaw=8.0, tilt=12.0, fill=0.8, hand=False, shadow=False, stray=0)
+    kw = {"style": "classic", "yaw": 8.0, "tilt": 12.0, "fill": 0.8, "hand": False, "shadow": False, "stray": 0}
     locator = Locator(load_profile("classic-scrabble"))
     offsets = []
     for turns in (0, 1, 3):

@@ -181,11 +181,21 @@ def calibrate_board(
     squares: dict[str, tuple[int, int, int]] = {}
     covered: list[str] = []
     for code in sorted(set(codes.ravel())):
-        sel = (codes == code) & usable
-        if not sel.any():
-            covered.append(code)  # every cell of this kind has a tile on it: its colour is not visible
-            continue
-        squares[code] = _bgr(np.median(lab[sel], axis=0))
+        cells = lab[codes == code]
+        # The kind's colour is what most of its cells show; cells far from it hold a tile. (A pale premium
+        # looks as grey and bright as a tile, so the tile test alone would hide a whole kind.)
+        centre = np.median(cells, axis=0)
+        dist = np.linalg.norm(cells - centre, axis=1)
+        keep = dist <= 2.5 * np.median(dist) + 8
+        if code == "*" or keep.sum() * 2 <= len(cells):
+            sel = (codes == code) & usable
+            if not sel.any():
+                covered.append(code)  # every cell of this kind has a tile on it: its colour is not visible
+                continue
+            centre = np.median(lab[sel], axis=0)
+        else:
+            centre = np.median(cells[keep], axis=0)
+        squares[code] = _bgr(centre)
     layout_for_centre = matched or layout_name
     centre_kind = _centre_premium(layout_for_centre) if layout_for_centre else "."
     if "*" in squares and centre_kind in squares and centre_kind != "*":
