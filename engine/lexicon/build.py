@@ -10,13 +10,15 @@ are capitalised) Capitalised entries, which are proper nouns.
 from __future__ import annotations
 
 import hashlib
+import re
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.errors import LexiconError
-from engine.lexicon.expand import expand
+from engine.lexicon.expand import expand, expand_pairs
 from engine.lexicon.languages import Language, Source, expand_path, language, load_languages
 from engine.lexicon.normalise import NORMALISER_VERSION, Normaliser
 from engine.lexicon.trie import (
@@ -64,17 +66,96 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+class LetterFolder:
+    """``Normaliser.fold`` for millions of words: NFC and upper case on the word, then one ``str.translate``
+    through a table of each letter's fold, filled as letters are met (the normaliser's other steps act on
+    one letter at a time), and one more to test the alphabet.
+
+    >>> from engine.lexicon.normalise import normaliser
+    >>> fold = LetterFolder(normaliser("fr"))
+    >>> fold("cœur"), fold("Noël"), fold("naïveté"), fold("smørrebrød")
+    ('COEUR', 'NOEL', 'NAIVETE', '')
+    """
+
+    def __init__(self, norm: Normaliser) -> None:
+        self._norm = norm
+        self._single = all(len(old) == 1 for old, _ in norm.table)
+        self._letters = _LetterTable(norm)
+        self._outside = {ord(letter): None for letter in norm.alphabet}
+        # Words already spelt in the alphabet need no folding, unless the fold table rewrites one of its letters.
+        rewritten = {old for old, _ in norm.table} & norm.alphabet
+        letters = "".join(sorted(norm.alphabet - rewritten)).replace("\\", "\\\\").replace("]", "\\]")
+        letters = letters.replace("^", "\\^").replace("-", "\\-")
+        self._spelt = re.compile(f"[{letters}]+").fullmatch if letters else (lambda text: None)
+
+    def __call__(self, word: str) -> str:
+        if not self._single:
+            return self._norm.fold(word)
+        text = word.upper() if word.isascii() else unicodedata.normalize("NFC", word).upper()
+        if self._spelt(text):
+            return text
+        text = text.translate(self._letters)
+        return text if text and not text.translate(self._outside) else ""
+
+
+class _LetterTable(dict):
+    def __init__(self, norm: Normaliser) -> None:
+        super().__init__()
+        self._norm = norm
+
+    def __missing__(self, code: int) -> str:
+        folded = self[code] = self._norm.normalise(chr(code))
+        return folded
+
+
+def clean_stem_forms(stems: Iterable[list[tuple[str, str]]], norm: Normaliser, keep_capitalised: bool) -> Iterator[str]:
+    """:func:`clean_forms` of hunspell forms given per stem as (stem part, added letters) pairs
+    (expand.expand_stems): each distinct part is folded once, as folding acts letter by letter
+    (an added part that starts with a combining mark, which NFC could join to the letter before, is
+    folded with its stem part instead).
+
+    >>> from engine.lexicon.normalise import normaliser
+    >>> list(clean_stem_forms([[("Pariis", ""), ("kala", ""), ("kala", "de"), ("kal", "u")]], normaliser("et"), False))
+    ['KALA', 'KALADE', 'KALU']
+    """
+    fold = LetterFolder(norm)
+    added: dict[str, str] = {"": ""}
+    joining: set[str] = set()  # added parts that start with a combining mark
+    for forms in stems:
+        parts: dict[str, str] = {"": ""}
+        for base, add in forms:
+            if len(base) + len(add) < MIN_LENGTH:
+                continue
+            if (base[:1] or add[:1]).isupper() and (not keep_capitalised or (base + add).isupper()):
+                continue
+            folded_add = added.get(add)
+            if folded_add is None:
+                folded_add = added[add] = fold(add)
+                if unicodedata.combining(add[0]):
+                    joining.add(add)
+            if add in joining:
+                folded = fold(base + add)
+            else:
+                folded_base = parts.get(base)
+                if folded_base is None:
+                    folded_base = parts[base] = fold(base)
+                if not (folded_base or not base) or not (folded_add or not add):
+                    continue  # a letter the game has no tile for
+                folded = folded_base + folded_add
+            if MIN_LENGTH <= len(folded) <= MAX_LENGTH:
+                yield folded
+
+
 def clean_forms(forms: Iterable[str], norm: Normaliser, keep_capitalised: bool) -> Iterator[str]:
     """Folded, game-spellable forms of 2–17 letters; proper nouns and abbreviations dropped."""
+    fold = LetterFolder(norm)
     for raw in forms:
         word = raw.strip()
         if len(word) < MIN_LENGTH:
             continue
-        first = word[0]
-        if first.isupper():
-            if not keep_capitalised or word.isupper():
-                continue
-        folded = norm.fold(word)
+        if word[0].isupper() and (not keep_capitalised or word.isupper()):
+            continue
+        folded = fold(word)
         if MIN_LENGTH <= len(folded) <= MAX_LENGTH:
             yield folded
 
@@ -122,6 +203,13 @@ def _name_twins(words: list[str], lang: Language) -> set[str]:
     return {w for w in twins if not checker.spell_exact(w)}
 
 
+def _clean_source_forms(source: Source, lang: Language, norm: Normaliser,
+                        stems: Callable[[int, int], None] | None = None) -> Iterator[str]:
+    if source.kind == "hunspell":
+        return clean_stem_forms(expand_pairs(source.resolved(), stems), norm, lang.keep_capitalised)
+    return clean_forms(_raw_forms(source, lang), norm, lang.keep_capitalised)
+
+
 def _raw_forms(source: Source, lang: Language) -> Iterable[str]:
     if source.kind == "hunspell":
         return expand(source.resolved())
@@ -161,9 +249,14 @@ def build_default(
     *,
     progress: Callable[[str], None] | None = None,
     backend: str = "auto",
+    stems: Callable[[int, int], None] | None = None,
 ) -> BuildResult:
     """Build ``default-<lang>.dawg`` or ``.marisa`` (``backend``: see trie.choose_backend) and its
-    manifest in ``lexicon_dir`` from the installed sources, replacing the other one if present."""
+    manifest in ``lexicon_dir`` from the installed sources, replacing the other one if present.
+
+    ``progress(message)`` hears each step; ``stems(done, total)`` follows a hunspell expansion, the long part.
+    The forms stream from the expander through the folding into ``sort -u`` (see trie.ExternalSortedForms):
+    memory stays bounded whatever the number of forms."""
     lang = language(lang_code)
     installed = [s for s in lang.sources if source_installed(s)]
     skipped = tuple(s.name for s in lang.sources if s not in installed)
@@ -183,7 +276,7 @@ def build_default(
 
     def all_forms() -> Iterator[str]:
         for s in installed:
-            yield from clean_forms(_raw_forms(s, lang), norm, lang.keep_capitalised)
+            yield from _clean_source_forms(s, lang, norm, stems)
 
     manifest = Manifest(
         name="+".join(s.name for s in installed),
@@ -195,7 +288,8 @@ def build_default(
         licence="; ".join(f"{s.name}: {s.licence}" for s in installed),
         sources=tuple(infos),
     )
-    written = write_forms(all_forms(), default_list_stem(lexicon_dir, lang.code), manifest, backend=backend)
+    written = write_forms(all_forms(), default_list_stem(lexicon_dir, lang.code), manifest, backend=backend,
+                          external_sort=True)
     if progress and written.note:
         progress(f"{lang.code}: {written.note}")
     seconds = time.perf_counter() - started

@@ -224,6 +224,70 @@ def remove_stale_files(workdir: Path) -> int:
     return removed
 
 
+class ExternalSortedForms:
+    """:class:`SortedForms` done by the system's ``sort -u`` (bytes order = code-point order in UTF-8):
+    several times faster on lists of millions of forms, in bounded memory (``sort -S``), spilling to ``workdir``.
+
+    ``available()`` says whether a ``sort`` program is there; otherwise use :class:`SortedForms`.
+    """
+
+    MEMORY = "64M"
+
+    def __init__(self, words: Iterable[str], workdir: Path) -> None:
+        import subprocess
+
+        self._workdir = Path(workdir)
+        fd, name = tempfile.mkstemp(prefix=f"forms-{os.getpid()}-", suffix=".run", dir=self._workdir)
+        os.close(fd)
+        self._path = Path(name)
+        env = {**os.environ, "LC_ALL": "C", "TMPDIR": str(self._workdir)}
+        command = [_sort_program(), "-u", "-S", self.MEMORY, "-T", str(self._workdir), "-o", name]
+        try:
+            with subprocess.Popen(command, stdin=subprocess.PIPE, env=env) as sort:
+                assert sort.stdin is not None
+                batch: list[str] = []
+                for word in words:
+                    batch.append(word)
+                    if len(batch) >= 65536:
+                        sort.stdin.write(("\n".join(batch) + "\n").encode("utf-8"))
+                        batch.clear()
+                if batch:
+                    sort.stdin.write(("\n".join(batch) + "\n").encode("utf-8"))
+                sort.stdin.close()
+            if sort.returncode != 0:
+                raise LexiconError(f"sorting the forms failed (sort exited with {sort.returncode}; disk full?)")
+            with open(name, "rb") as fh:
+                #: The number of distinct forms (exact).
+                self.bound = sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 20), b""))
+        except BaseException:
+            self.close()
+            raise
+
+    @staticmethod
+    def available() -> bool:
+        return _sort_program() != ""
+
+    def __iter__(self) -> Iterator[str]:
+        with open(self._path, encoding="utf-8", newline="\n") as fh:
+            for line in fh:
+                yield line[:-1]
+
+    def close(self) -> None:
+        self._path.unlink(missing_ok=True)
+
+    def __enter__(self) -> ExternalSortedForms:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _sort_program() -> str:
+    import shutil
+
+    return shutil.which("sort") or ""
+
+
 @dataclass(frozen=True)
 class Written:
     path: Path
@@ -252,15 +316,22 @@ def choose_backend(bound: int, backend: str = "auto") -> tuple[str, str]:
     return "marisa", ""
 
 
-def write_forms(words: Iterable[str], stem: Path, manifest: Manifest, *, backend: str = "auto") -> Written:
+def write_forms(words: Iterable[str], stem: Path, manifest: Manifest, *, backend: str = "auto",
+                external_sort: bool = False) -> Written:
     """Compile ``words`` (already folded; any order, repeats allowed) into ``<stem>.dawg`` or
     ``<stem>.marisa`` (see :func:`choose_backend`) and ``<stem>.json``, atomically.
 
+    ``external_sort``: sort with the system's ``sort`` when there is one (lists of millions of forms).
     The other backend's file, left from an earlier build, is removed.
     """
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    with SortedForms(words, stem.parent, RUN_FORMS) as forms:
+    sorter: SortedForms | ExternalSortedForms
+    if external_sort and ExternalSortedForms.available():
+        sorter = ExternalSortedForms(words, stem.parent)
+    else:
+        sorter = SortedForms(words, stem.parent, RUN_FORMS)
+    with sorter as forms:
         kind, note = choose_backend(forms.bound, backend)
         suffix = DAWG_SUFFIX if kind == "dawg" else TRIE_SUFFIX
         path = stem.with_name(stem.name + suffix)
