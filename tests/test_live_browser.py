@@ -139,7 +139,7 @@ def test_offline_is_shown(browser, game_in_store: StoreFeeder, tmp_path: Path) -
     page.close()
 
 
-def test_alfapet_for_three_and_ordskifte_rails(browser, tmp_path: Path) -> None:
+def test_alfapet_for_three_ordskifte_rails_and_keywords_rounds(browser, tmp_path: Path) -> None:
     from device.config import GameSettings
     from engine.game import Game
 
@@ -173,6 +173,17 @@ def test_alfapet_for_three_and_ordskifte_rails(browser, tmp_path: Path) -> None:
         assert phone.locator(".player").nth(0).locator(".rail span").all_inner_texts() == ["HUS", "BILER", "SOL"]
         assert phone.locator(".clock.running").count() == 1 and "Q" not in phone.locator("#players").inner_text()
         phone.screenshot(path=str(shots / "live-phone-ordskifte.png"), full_page=True)
+        keywords = store.create_game(GameSettings(game="keywords", language="fi", players=("Aino", "Eero")))
+        store.append(keywords, 0, {"action": "round", "match": {
+            "players": ["Aino", "Eero"], "target": 100, "rounds": None, "round_scores": [[12, 9], [7, 15]],
+            "phase": "playing", "winners": []}},
+            clock={"type": "round", "version": 1, "duration_ms": 30000, "players": 2, "warnings_ms": [],
+                   "player": 0, "remaining_ms": 21000, "status": "running", "flips": 4, "paused": False})
+        phone.goto(server.url + "/")
+        phone.wait_for_selector("body[data-kind='keywords']")
+        assert phone.locator(".player .score").all_inner_texts() == ["19", "24"]
+        assert phone.locator(".clock.running").count() == 1
+        phone.screenshot(path=str(shots / "live-phone-keywords.png"), full_page=True)
         page.close()
         phone.close()
     store.close()

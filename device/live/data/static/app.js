@@ -133,7 +133,10 @@
     document.querySelectorAll(".clock").forEach((node) => {
       const i = Number(node.dataset.player);
       const ms = clockMs(i);
-      node.textContent = ms === null ? "" : fmt(ms);
+      const c = state.clock;
+      const label = c && c.type === "turn" ? t("label.turn_timer") + " " : c && c.type === "round" ?
+        t("label.round_timer") + " " : "";
+      node.textContent = ms === null ? "" : label + fmt(ms);
       node.classList.toggle("running", !!state.clock && state.clock.running === i);
       node.classList.toggle("overtime", ms !== null && ms < 0);
     });
