@@ -2,7 +2,8 @@
 """Vision speed and accuracy over ../shared/data/photos/scrabscrap/game01-04.
 
 Prints the median time per move (diff + reading the changed cells, the located board cached as on the
-device), per full frame from scratch (locate + occupancy + read every tile), the tesseract reader's time
+device), per full frame from scratch (locate + occupancy + read every tile), the same on 2 MP room frames
+(synthetic scenes and the jheidel photos: locate alone, and a whole read), the tesseract reader's time
 and accuracy per tile in the same run, the still-frame gate's cost per camera frame, and per-game match
 counts. Targets: <= 20 ms/move, <= 40 ms/frame.
 Usage: .venv/bin/python bench/vision.py [--tesseract-tiles N] [--threads N]
@@ -88,11 +89,49 @@ def main() -> int:
     print(f"full frame from scratch:         median {statistics.median(frame_ms):.1f} ms, "
           f"p90 {_p90(frame_ms):.1f} ms over {len(frame_ms)} frames")
     print(f"still-frame gate per camera frame: median {statistics.median(gate_ms):.1f} ms over {len(gate_ms)} frames")
+    for label, frames in _room_frames():
+        locate_ms, read_ms = _from_scratch(frames)
+        print(f"2 MP {label}, from scratch: locate median {statistics.median(locate_ms):.1f} ms, "
+              f"locate + occupancy + every tile median {statistics.median(read_ms):.1f} ms over {len(frames)} frames")
     if tess:
         acc = sum(ok for _, ok in tess) / len(tess)
         print(f"tesseract per tile:              median {statistics.median(ms for ms, _ in tess):.1f} ms, "
               f"{acc:.1%} right over {len(tess)} tiles")
     return 0
+
+
+def _room_frames() -> list[tuple[str, list]]:
+    """2 MP frames where the board is one object in the room: synthetic scenes (seeds 1000-1029) and the
+    jheidel phone photos (1632x1224), when present."""
+    from vision.synthetic import STYLES, render_scene
+
+    out = [("synthetic scenes", [render_scene(s, style=STYLES[s % 3]).image for s in range(1000, 1030)])]
+    jheidel = DATA.parent / "jheidel" / "game2015"
+    if jheidel.is_dir():
+        out.append(("jheidel photos", [load_frame(p) for p in sorted(jheidel.glob("*.jpg"))]))
+    return out
+
+
+def _from_scratch(frames: list) -> tuple[list[float], list[float]]:
+    """Per frame: the grid located with nothing cached (vision.locate.locate_structure), and a whole read
+    (a new reader each time: locate, occupancy, every tile) with the classic board profile."""
+    from vision.errors import BoardNotFound
+    from vision.locate import locate_structure
+
+    rules = Rules.scrabble("en")
+    locate_ms, read_ms = [], []
+    for frame in frames:
+        t0 = time.perf_counter()
+        try:
+            locate_structure(frame)
+        except BoardNotFound:
+            pass
+        locate_ms.append((time.perf_counter() - t0) * 1000)
+        reader = BoardReader(load_profile("classic-scrabble"), rules.tileset)
+        t0 = time.perf_counter()
+        reader.read(frame)
+        read_ms.append((time.perf_counter() - t0) * 1000)
+    return locate_ms, read_ms
 
 
 def _p90(values: list[float]) -> float:
