@@ -34,11 +34,15 @@ FAMILY_APART = 30
 FAMILY_SPREAD = 20
 VP_TRIALS = 300
 PEAKS = 3
+#: A grid whose lines show this clearly ends the search over direction pairs.
+CLEAR_LINES = 0.4
 #: A segment agrees with a vanishing point when it points at it within about 1.5 degrees.
 VP_COS = float(np.cos(np.radians(1.5)))
 RING_WEIGHT = 0.5
 EDGE_WEIGHT = 0.25
 ASYM_WEIGHT = 0.3
+#: The least asymmetry a real board shows (tiles, light): bounds what the symmetry test can add.
+ASYM_FLOOR = 0.1
 #: Side of the rectified picture the lattice is searched in.
 CANON = 320
 #: A lattice is believed only when its lines stand out this much (relative contrast, see _lattice_scores).
@@ -324,6 +328,8 @@ def _grid_from_segments(work: np.ndarray, segs: np.ndarray, seg_scale: float, gr
         found = _lattice_for_families(work, segs, fams, seg_scale, grids, rng, trace)
         if found is not None and (best is None or found[0] > best[0]):
             best = found
+        if best is not None and best[3] >= CLEAR_LINES:
+            break  # the strongest directions gave a clear grid: the other pairs are wood grain or shadows
     return best
 
 
@@ -366,6 +372,7 @@ def _lattice_for_families(work, segs, fams, seg_scale, grids, rng, trace):
     ys = y0 + py * np.arange(-int(y0 // py), int((CANON - 1 - y0) // py) + 1)
     # cross_v[m, k]: how clearly vertical line k crosses the strip between horizontal lines m and m+1.
     cross_v = _crossings(resp[0], xs, ys, px, py)
+    lab = cv2.blur(lab, (max(1, int(px * 0.5)), max(1, int(py * 0.5))))
     cross_h = _crossings(resp[1].T, ys, xs, py, px)
     best = None
     for n in grids:
@@ -380,8 +387,11 @@ def _lattice_for_families(work, segs, fams, seg_scale, grids, rng, trace):
                 beyond = max(_strip(cross_v, my - 1, kx + 1, kx + n), _strip(cross_v, my + n, kx + 1, kx + n),
                              _strip(cross_h, kx - 1, my + 1, my + n), _strip(cross_h, kx + n, my + 1, my + n))
                 lx, ly = xs[kx], ys[my]
+                score = line + RING_WEIGHT * (ring - max(beyond, 0.0))
+                if best is not None and score - ASYM_WEIGHT * ASYM_FLOOR <= best[0]:
+                    continue  # even a perfectly symmetric layout would not lift it above the best
                 asym = _asymmetry(lab, n, lx, px, ly, py)
-                score = line + RING_WEIGHT * (ring - max(beyond, 0.0)) - ASYM_WEIGHT * asym
+                score -= ASYM_WEIGHT * asym
                 if trace is not None:
                     trace.append((n, kx, my, round(line, 3), round(ring, 3), round(beyond, 3), round(asym, 3),
                                   round(score, 3)))
@@ -392,7 +402,8 @@ def _lattice_for_families(work, segs, fams, seg_scale, grids, rng, trace):
     return best
 
 
-def _crossings(resp: np.ndarray, lines: np.ndarray, across: np.ndarray, pitch: float, across_pitch: float) -> np.ndarray:
+def _crossings(resp: np.ndarray, lines: np.ndarray, across: np.ndarray, pitch: float,
+               across_pitch: float) -> np.ndarray:
     """(strips, lines) local contrast (-1..1) of each line within each strip between two ``across`` lines."""
     out = np.zeros((max(len(across) - 1, 0), len(lines)), np.float32)
     axis = np.arange(resp.shape[1])
@@ -423,11 +434,11 @@ def _strip(cross: np.ndarray, m: int, k0: int, k1: int) -> float:
 
 def _asymmetry(lab: np.ndarray, n: int, x0: float, px: float, y0: float, py: float) -> float:
     """How far the cells' colours are from the premium layout's symmetry (mirror left-right, top-bottom
-    and half turn), relative to their spread: about 0.2-0.5 on a board, over 1 on a misplaced grid."""
+    and half turn), relative to their spread: about 0.2-0.5 on a board, over 1 on a misplaced grid.
+    ``lab`` is the picture blurred over half a cell (the cells' centres are sampled)."""
     xs = np.clip(np.rint(x0 + (np.arange(n) + 0.5) * px).astype(int), 0, lab.shape[1] - 1)
     ys = np.clip(np.rint(y0 + (np.arange(n) + 0.5) * py).astype(int), 0, lab.shape[0] - 1)
-    blur = cv2.blur(lab, (max(1, int(px * 0.5)), max(1, int(py * 0.5))))
-    cells = blur[ys][:, xs]
+    cells = lab[ys][:, xs]
     spread = float(np.linalg.norm(cells - cells.reshape(-1, 3).mean(axis=0), axis=2).mean()) + 1.0
     d = [np.linalg.norm(cells - other, axis=2).mean() for other in (cells[::-1, ::-1], cells[:, ::-1], cells[::-1])]
     return float(np.mean(d)) / spread
