@@ -18,7 +18,9 @@ Facade for the device::
     reader.learn(proposal.new_tiles, confirmed_letters)   # after the player confirms; instant
     reader.classifier.save_learned(path) / .load_learned(path)   # keep the players' own tiles
 
-Modules: colour (white balance), locate (board quad, grid-line refinement, cached Locator), occupancy
+Modules: colour (white balance), find (the grid from its lines anywhere in a raw frame, no colours assumed),
+locate (profile-guided first guess checked by find's structure test, grid-line refinement, cached Locator
+that follows a moved or turned board), synthetic (seeded test scenes and games with truth), occupancy
 (frame-adapted per-cell classes), glyphs (letter cut-out, features), classifier (nearest neighbours on
 font-rendered + learned glyphs), reader, diff, replay (folder of photos -> game), calibrate (profile from
 a photo), variants (altered photos for tests), tesseract_reader (comparison only), fonts (model builder).
