@@ -118,7 +118,7 @@ def test_a_record_that_does_not_say_its_orientation_is_read_the_way_the_photos_s
     move, take the end-of-game rack line from the record, and end on the record's final scores."""
     from device.cli import main
 
-    assert main(["replay", str(DATA / "game04")]) == 0
+    assert main(["replay", str(DATA / "game04"), "--lexicon", "none", "--racks-from-record"]) == 0
     out = capsys.readouterr().out
     assert "positions read as lettered-rows (from the photos)" in out
     assert "matched 27/27 turns" in out

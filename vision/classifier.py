@@ -63,8 +63,9 @@ class LetterGuess:
 
 class LetterClassifier:
     def __init__(self, alphabet: Iterable[str], *, font_model: Path | None = MODEL,
-                 exclude: Iterable[str] = ()) -> None:
-        """``exclude``: source prefixes of the model's glyphs to leave out (``"photo:game02"``, ``"photo:"``)."""
+                 exclude: Iterable[str] = (), render_missing: bool = True) -> None:
+        """``exclude``: source prefixes of the model's glyphs to leave out (``"photo:game02"``, ``"photo:"``);
+        ``render_missing``: render the alphabet's letters the model lacks from the installed fonts."""
         self.alphabet = tuple(alphabet)
         self._index = {letter: i for i, letter in enumerate(self.alphabet)}
         bases: dict[str, list[str]] = {}
@@ -81,6 +82,34 @@ class LetterClassifier:
         self._packed: tuple[np.ndarray, ...] | None = None
         if font_model is not None:
             self._load_model(font_model, tuple(exclude))
+            if render_missing:
+                self._render_missing()
+
+    def _render_missing(self) -> None:
+        """Letters of the tile set the shipped model lacks (an edition we do not ship) are rendered from
+        the installed fonts; without fonts they stay in :attr:`missing` (never read, offered to the player)."""
+        missing = [letter for letter in self.alphabet if letter.isalpha() and self._index[letter] not in
+                   set(self._classes)]
+        if not missing:
+            return
+        try:
+            from vision.fonts import render
+
+            for letter, _, glyph in render(missing):
+                assert glyph.image is not None
+                self._feats.append(features(glyph.image))
+                self._classes.append(self._index[letter])
+                self._marks.append(glyph.marks)
+                self._bonus.append(0.0)
+        except Exception:  # noqa: BLE001 - no pygame or no fonts: the letters stay unknown, the rest works
+            pass
+        self._packed = None
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """Letters of the alphabet the classifier has no template for (it can never propose them)."""
+        known = set(self._classes)
+        return tuple(letter for letter in self.alphabet if letter.isalpha() and self._index[letter] not in known)
 
     def _load_model(self, path: Path, exclude: tuple[str, ...]) -> None:
         try:

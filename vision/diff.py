@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import product
 
 from engine.board import Board
 from engine.errors import EngineError
@@ -239,3 +241,103 @@ def _illegal(board: Board, placement: Placement, rules: Rules) -> bool:
     for problem in validate(board, placement, rules):
         codes |= problem.code
     return codes & ~_LETTER_PROBLEMS != ProblemCode.NONE
+
+
+#: A dictionary as the reader uses it: is this word (upper case, as the board spells it) valid?
+WordCheck = Callable[[str], bool]
+#: Blanks named together at most (each adds a factor of the alphabet's size to the letters tried).
+_MAX_BLANKS_NAMED = 2
+#: Tiles on another move's line given to either move when a photo is split (2 ** this many tries).
+_MAX_SHARED = 3
+
+
+def name_blanks(placement: Placement, board: Board, rules: Rules, words: WordCheck) -> list[dict[Square, str]]:
+    """Every naming of the placement's unnamed blanks (letter ``?``) that makes every word it forms
+    valid, in alphabet order; [] when none does (or there are too many blanks to try)."""
+    blanks = [t for t in placement.letter_tiles if t.blank and t.letter == "?"]
+    if not blanks or len(blanks) > _MAX_BLANKS_NAMED:
+        return []
+    letters = [letter for letter in rules.tileset.alphabet if letter.isalpha()]
+    found: list[dict[Square, str]] = []
+    for combo in product(letters, repeat=len(blanks)):
+        named = {t.square: letter for t, letter in zip(blanks, combo, strict=True)}
+        tiles = [PlacedTile(t.square, named[t.square], blank=True, kind=t.kind, arrow=t.arrow)
+                 if t.square in named else t for t in placement.tiles]
+        try:
+            texts = score_placement(board, Placement.from_tiles(tiles, board, direction=placement.direction),
+                                    rules).word_texts
+        except EngineError:
+            continue
+        if texts and all(words(w) for w in texts):
+            found.append(named)
+    return found
+
+
+def split_moves(tiles: list[PlacedTile], board: Board, rules: Rules, moves: int,
+                words: WordCheck | None = None) -> list[list[Placement]]:
+    """Every way to read ``tiles`` (new on one photo) as ``moves`` consecutive legal placements on
+    ``board``, best first: each in one line, connected as the rules ask, at most a rack of tiles; with
+    a dictionary, only the splits with the fewest invalid words (words with an unnamed blank count as
+    valid). Several results mean the photo alone cannot tell them apart."""
+    found: list[list[Placement]] = []
+    seen: set[tuple] = set()
+
+    def lines_of(rest: list[PlacedTile]) -> list[tuple[str, int]]:
+        return sorted({("row", t.square.row) for t in rest} | {("col", t.square.col) for t in rest})
+
+    def on(line: tuple[str, int], t: PlacedTile) -> bool:
+        return (t.square.row if line[0] == "row" else t.square.col) == line[1]
+
+    def walk(rest: list[PlacedTile], at: Board, parts: list[Placement]) -> None:
+        if len(parts) == moves - 1:
+            last = _legal_one(rest, at, rules)
+            if last is not None:
+                key = tuple(frozenset(t.square for t in p.letter_tiles) for p in [*parts, last])
+                if key not in seen:
+                    seen.add(key)
+                    found.append([*parts, last])
+            return
+        lines = lines_of(rest)
+        for line in lines:
+            mine = [t for t in rest if on(line, t)]
+            shared = [t for t in mine if any(other != line and on(other, t) and
+                                             sum(on(other, u) for u in rest) >= 2 for other in lines)][:_MAX_SHARED]
+            for mask in range(2 ** len(shared)):
+                given_away = {shared[i].square for i in range(len(shared)) if mask >> i & 1}
+                first = [t for t in mine if t.square not in given_away]
+                if not first or len(first) >= len(rest) or len(first) > rules.rack_size:
+                    continue
+                placement = _legal_one(first, at, rules)
+                if placement is None:
+                    continue
+                after = at.copy()
+                for t in placement.tiles:
+                    after[t.square] = t.cell
+                walk([t for t in rest if t not in first], after, [*parts, placement])
+
+    walk(list(tiles), board, [])
+    if words is None or len(found) < 2:
+        return found
+    invalid = [_invalid_words(split, board, rules, words) for split in found]
+    fewest = min(invalid)
+    return [split for split, n in zip(found, invalid, strict=True) if n == fewest]
+
+
+def _legal_one(tiles: list[PlacedTile], board: Board, rules: Rules) -> Placement | None:
+    if not tiles or len(tiles) > rules.rack_size:
+        return None
+    try:
+        placement = Placement.from_tiles(tiles, board)
+    except EngineError:
+        return None
+    return None if _illegal(board, placement, rules) else placement
+
+
+def _invalid_words(split: list[Placement], board: Board, rules: Rules, words: WordCheck) -> int:
+    at = board.copy()
+    bad = 0
+    for placement in split:
+        bad += sum(1 for w in score_placement(at, placement, rules).word_texts if "?" not in w and not words(w))
+        for t in placement.tiles:
+            at[t.square] = t.cell
+    return bad

@@ -107,12 +107,17 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     again with that light divided out. A hand is not a darker board: its colour stays anomalous.
     """
     first, centres, options = _classify(colours, premium_codes, profile)
+    if float(first.anomaly.max()) < _SHADOW_HINT:
+        return first  # every cell matches a class: nothing to divide out (the common case, kept cheap)
     light = _light_field(colours, centres, options)
     if float(np.abs(light - 1.0).max()) < _LIGHT_TOLERANCE:
         return first
     return _classify(_relight(colours, light), premium_codes, profile)[0]
 
 
+#: A first pass with no cell this many class spreads from its class (none the reader would call hidden,
+#: see vision.reader.ANOMALY_LIMIT) needs no second one.
+_SHADOW_HINT = 4.0
 #: Light factors within this of 1 everywhere: the first pass stands (no shadow to divide out).
 _LIGHT_TOLERANCE = 0.06
 #: Lab lightness (OpenCV's 0..255 scale) of black in the cube-root law: (L + 16) scales with light^(1/3).

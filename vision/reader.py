@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -28,6 +28,8 @@ WARP_MARGIN = 0.5
 ANOMALY_LIMIT = 4.0
 #: Above this many cells to read, one warp of the whole grid is cheaper than a warp per cell.
 _WHOLE_WARP_FROM = 12
+#: Tiles read under each quarter turn to tell which way the board lies.
+_ORIENT_TILES = 10
 
 
 class ReadingStatus(enum.Flag):
@@ -116,6 +118,11 @@ class BoardReader:
                                 f"{self.layout.name!r} is {self.layout.size}; pick matching ones")
         self.classifier = classifier or LetterClassifier(tileset.alphabet)
         self.locator = Locator(profile)
+        #: Quarter turns from the camera's view to the board's own: the grid corner the camera sees first
+        #: (top left) is ``corners[turns]``. None until tiles have shown which way the letters stand.
+        self.turns: int | None = None
+        self._turns_located = -1  # the locator's relocation count when ``turns`` was last decided
+        self._last_tiles: np.ndarray | None = None  # the tile mask of the last reading, board coordinates
         n = profile.grid
         self._codes = [["*" if Square(r, c) == self.layout.centre else self.layout.premium(Square(r, c)).value
                         for c in range(n)] for r in range(n)]
@@ -126,15 +133,18 @@ class BoardReader:
         # The gains are applied to each warped image, never to the full-resolution frame (cheaper, same result).
         gains = colour.white_gains(frame)
         try:
-            geom = self.locator(frame, gains)
+            seen = self.locator(frame, gains)
         except BoardNotFound:
             return BoardReading(ReadingStatus.BOARD_NOT_FOUND, None, None, seconds=time.perf_counter() - t0,
                                 gains=gains)
-        small = colour.apply_gains(geom.warp(frame, OCC_CELL_PX), gains)
-        occ = occupancy.classify(
-            occupancy.cell_colours(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), geom.grid, OCC_CELL_PX),
-            self._codes, self.profile,
-        )
+        geom = turned(seen, self.turns or 0)
+        occ = self._occupancy(frame, geom, gains)
+        turns = self._orientation(frame, seen, occ, gains)
+        if turns != (self.turns or 0):
+            geom = turned(seen, turns)
+            occ = self._occupancy(frame, geom, gains)
+        if self.turns is not None or turns:
+            self.turns = turns
         status = ReadingStatus.OK
         hidden_mask = occ.anomaly > ANOMALY_LIMIT
         hidden = tuple(Square(int(r), int(c)) for r, c in zip(*np.nonzero(hidden_mask), strict=True))
@@ -147,7 +157,54 @@ class BoardReader:
         tiles = self.read_tiles(frame, geom, wanted, gains=gains)
         if any(t.guess is not None and t.guess.confidence < UNSURE_MARGIN for t in tiles.values()):
             status |= ReadingStatus.LOW_CONFIDENCE
+        if not status & ReadingStatus.COVERED:
+            self._last_tiles = occ.state == occupancy.CellState.TILE
         return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0, gains)
+
+    def _occupancy(self, frame: np.ndarray, geom: Geometry, gains: np.ndarray) -> occupancy.Occupancy:
+        small = colour.apply_gains(geom.warp(frame, OCC_CELL_PX), gains)
+        return occupancy.classify(
+            occupancy.cell_colours(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), geom.grid, OCC_CELL_PX),
+            self._codes, self.profile,
+        )
+
+    def _orientation(self, frame: np.ndarray, seen: Geometry, occ: occupancy.Occupancy, gains: np.ndarray) -> int:
+        """Which way the board lies under the camera (quarter turns), read from the photo alone.
+
+        Once tiles lie on the board, a turned board shows the tiles of the last reading turned: the turn
+        under which most of them are where they were wins (cheap: the occupancy grid turned, no warp).
+        The first time, or when that cannot tell, the letters decide: the tiles are read under each turn
+        and the turn under which they look most like letters wins.
+        """
+        current = self.turns or 0
+        tiles = occ.state == occupancy.CellState.TILE
+        if self._last_tiles is not None and self._last_tiles.sum() >= 3:
+            before = self._last_tiles
+            # np.rot90 by j turns the grid the way turned(geom, j) turns the warp (checked by a test).
+            kept = [int((np.rot90(tiles, j) & before).sum()) for j in range(4)]
+            if kept[0] >= 0.8 * before.sum():
+                return current
+            best = int(np.argmax(kept))
+            if kept[best] >= 0.8 * before.sum():
+                return (current + best) % 4
+        if self.turns is not None and self._turns_located == self.locator.relocations:
+            return current
+        squares = [Square(int(r), int(c)) for r, c in zip(*np.nonzero(tiles), strict=True)][:_ORIENT_TILES]
+        glyph_list = [t.glyph for t in self.read_tiles(frame, turned(seen, current), squares, gains=gains,
+                                                       classify=False).values() if not t.glyph.is_blank]
+        if len(glyph_list) < 2:
+            return current
+        scores = []
+        for j in range(4):
+            turned_glyphs = [glyphs.Glyph(np.ascontiguousarray(np.rot90(g.image, j)), g.contrast, g.height, 0)
+                             for g in glyph_list]
+            guesses = self.classifier.classify_many(turned_glyphs)
+            if any(guess is None for guess in guesses):
+                return current  # a classifier that only collects glyphs (building the model) cannot tell
+            scores.append(float(np.mean([guess.top[0][1] for guess in guesses])))
+        self._turns_located = self.locator.relocations
+        best = int(np.argmax(scores))
+        return (current + best) % 4
 
     @staticmethod
     def _tile_squares(occ: occupancy.Occupancy) -> list[Square]:
@@ -155,7 +212,7 @@ class BoardReader:
         return [Square(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
 
     def read_tiles(self, frame: np.ndarray, geom: Geometry, squares: Iterable[Square], *,
-                   gains: np.ndarray | None = None) -> dict[Square, TileReading]:
+                   gains: np.ndarray | None = None, classify: bool = True) -> dict[Square, TileReading]:
         """Read only these cells of ``frame`` (white-balanced by ``gains``; None: it already is).
 
         A few cells are warped one by one, so a move costs only its own tiles; many cells (a full
@@ -183,6 +240,8 @@ class BoardReader:
                 if gains is not None:
                     crop = colour.apply_gains(crop, gains)
             out[sq] = TileReading(sq, glyphs.extract(crop, CELL_PX), None)
+        if not classify:
+            return out
         lettered = [r for r in out.values() if not r.glyph.is_blank]
         for reading, guess in zip(lettered, self.classifier.classify_many([r.glyph for r in lettered], k=4),
                                   strict=True):
@@ -194,6 +253,13 @@ class BoardReader:
         pairs = [(r.glyph, letter) for r, letter in zip(readings, letters, strict=True) if not r.glyph.is_blank]
         if pairs:
             self.classifier.learn([p[0] for p in pairs], [p[1] for p in pairs])
+
+
+def turned(geom: Geometry, turns: int) -> Geometry:
+    """The same grid with its first corner ``turns`` quarter turns on: the warp shows the board turned."""
+    if turns % 4 == 0:
+        return geom
+    return replace(geom, corners=np.roll(geom.corners, -(turns % 4), axis=0))
 
 
 def _is_covered(hidden: np.ndarray) -> bool:

@@ -1,11 +1,21 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Replay a game from a folder of per-turn photos through the device's own diff-and-propose path.
 
-Players alternate; an unchanged board is an exchange; tiles that disappear are the previous placement
-withdrawn (possibly with the next player's placement on the same photo); a covered frame is reported
-and skipped. Confident proposals teach the classifier (as confirmed moves do on the device). With a
-GCG record, every turn is compared with the record (squares, letters, score; the engine's score of
-the recorded move is the reference, and the record's own arithmetic errors are listed separately).
+The photos alone make the game: players alternate; an unchanged board is an exchange or a pass;
+tiles that disappear are the previous placement withdrawn (possibly with the next player's placement
+on the same photo); a covered or unreadable photo is reported and its move is looked for on the next
+photo, which then holds several moves: they are split by the rules alone (each part one legal move in
+one line, connected, at most a rack of tiles, words in the game's dictionary when one is given), and
+where several splits stay possible the replay says so and picks one. A blank's letter is the one letter
+that makes every word of its play valid; with none or several it stays unknown (``?``, scoring 0 as a
+blank does) and the game goes on. Confident proposals teach the classifier (as confirmed moves do on
+the device).
+
+A GCG record is only compared against, after the reading (:func:`compare_with_record`): squares,
+letters, blanks and score of every turn (the engine's score of the recorded move is the reference; the
+record's own arithmetic errors are listed separately). Nothing of the record feeds the reading; the
+one exception is asked for by name: ``racks_from_record`` adds the record's end-of-game rack lines
+when no photo shows the racks.
 """
 
 from __future__ import annotations
@@ -13,21 +23,25 @@ from __future__ import annotations
 import re
 import statistics
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.game import Game
+from engine.board import Board
+from engine.errors import EngineError
+from engine.game import Game, GameEvent
 from engine.gcg import GcgRecord, parse_gcg
 from engine.gcg import replay as replay_record
 from engine.moves import Exchange, PlacedTile, Placement, RackPoints, TimePenalty, Withdraw
 from engine.rules import Rules
-from vision.diff import DiffProblem, Proposal, ProposalKind, propose, split_two
+from vision.diff import DiffProblem, Proposal, ProposalKind, WordCheck, name_blanks, propose, split_moves
 from vision.errors import VisionError
 from vision.reader import BoardReader, BoardReading, load_frame
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 #: Only letters read with at least this margin teach the classifier (self-training must not learn its errors).
 LEARN_MARGIN = 0.05
+#: At most this many moves are looked for on one photo (unreadable photos in a row before it, plus its own).
+MAX_MOVES_PER_PHOTO = 4
 
 
 def natural_key(path: Path) -> list:
@@ -35,7 +49,10 @@ def natural_key(path: Path) -> list:
 
 
 def photos(folder: Path) -> list[Path]:
-    found = sorted((p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES), key=natural_key)
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise VisionError(f"{str(folder)!r} is not a folder of photos")
+    found = sorted((p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES), key=natural_key)
     if not found:
         raise VisionError(f"no photos (.jpg/.png) in {str(folder)!r}; expected image-1.jpg, image-2.jpg, ...")
     return found
@@ -50,11 +67,24 @@ def image_number(path: Path) -> int | None:
 class Turn:
     photo: Path
     proposal: Proposal
-    text: str  # what was applied, e.g. "H4 FIRNS +24", "exchange", "withdrawn", "covered"
+    text: str  # what was applied, e.g. "H4 FIRNS +24", "exchange or pass", "withdrawn", "covered"
     seconds: float
     expected: str | None = None  # the record's move for this photo
     match: bool | None = None
     reading: BoardReading | None = field(default=None, repr=False)
+    #: The game events this photo's move made (a withdrawal and a placement can share a photo).
+    events: list[GameEvent] = field(default_factory=list, repr=False)
+    #: The board before this photo's move.
+    before: Board | None = field(default=None, repr=False)
+    #: Things the reader could not settle alone (several splits, a blank's letter).
+    notes: list[str] = field(default_factory=list)
+    #: Processor time of the reading (one thread): on a loaded machine wall time mostly measures waiting.
+    cpu_seconds: float = 0.0
+
+    @property
+    def read(self) -> bool:
+        """Whether this photo's move made it into the game."""
+        return bool(self.events) or self.proposal.kind is ProposalKind.UNCHANGED
 
 
 @dataclass
@@ -64,7 +94,7 @@ class ReplayResult:
     record_errors: list[str] = field(default_factory=list)
     #: How the record's positions were read: "standard", "lettered-rows", with "(from the photos)" when inferred.
     orientation: str = ""
-    #: Events after the last photo taken from the record (end-of-game rack points, time penalties).
+    #: Events after the last photo taken from the record (only with ``racks_from_record``).
     record_tail: list[str] = field(default_factory=list)
 
     @property
@@ -75,6 +105,11 @@ class ReplayResult:
     def matched(self) -> int:
         return sum(1 for t in self.compared if t.match)
 
+    @property
+    def unread(self) -> list[Turn]:
+        """Photos whose move never made it into the game (covered with nothing after it, unsplittable)."""
+        return [t for t in self.turns if not t.read and t.text != "unchanged (the game is over)"]
+
     def timing(self) -> tuple[float, float]:
         ms = sorted(t.seconds * 1000 for t in self.turns)
         if not ms:
@@ -82,153 +117,271 @@ class ReplayResult:
         return statistics.median(ms), ms[min(len(ms) - 1, int(round(0.9 * (len(ms) - 1))))]
 
 
-def _tiles_key(placement: Placement) -> set[tuple]:
-    return {(t.square, "?" if t.blank else t.letter) for t in placement.letter_tiles}
+def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tuple[str, ...] = ("Player1", "Player2"),
+                  record: GcgRecord | None = None, learn: bool = True, orientation: bool | None = None,
+                  words: WordCheck | None = None, racks_from_record: bool = False) -> ReplayResult:
+    """Read the game from the photos alone, then (with ``record``) compare it with the record.
 
-
-def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tuple[str, str] = ("Player1", "Player2"),
-                  record: GcgRecord | None = None, learn: bool = True,
-                  orientation: bool | None = None) -> ReplayResult:
-    """Replay the photos. ``orientation`` says how the record names positions: True lettered rows, False
-    standard GCG, None what the record's own ``#orientation`` pragma says.
-
-    A record that does not say (many German club records use lettered rows silently) is read the way
-    the photos show it: the squares of the first placement seen decide, never its letters, and the
-    reading itself does not depend on the record. ``result.orientation`` tells which was used.
+    ``words``: the game's dictionary (a word -> valid check) for naming blanks and splitting photos
+    that hold several moves; None judges by the rules alone. ``orientation`` says how the record names
+    positions: True lettered rows, False standard GCG, None the record's ``#orientation`` pragma, else
+    the reading that agrees with the photos.
     """
+    result = read_photos(folder, reader, rules, players=players, learn=learn, words=words)
+    if record is not None:
+        compare_with_record(result, record, rules, orientation=orientation, racks_from_record=racks_from_record)
+    return result
+
+
+def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tuple[str, ...] = ("Player1", "Player2"),
+                learn: bool = True, words: WordCheck | None = None) -> ReplayResult:
+    """The game the photos show, photo by photo (no record involved)."""
     game = Game(rules, list(players))
     result = ReplayResult(game)
-    truths: dict[bool, dict[int, tuple]] = {}
-    truth: dict[int, tuple] = {}
-    folder_photos = photos(folder)
-    declared = orientation if orientation is not None else (
-        record.lettered_rows if record is not None and "orientation" in record.pragmas else None)
-    if record is not None:
-        for lettered in ((declared,) if declared is not None else (False, True)):
-            rp = replay_record(record, rules=rules, lettered_rows=lettered)
-            result.record_errors = [str(m) for m in rp.mismatches]
-            ref = Game(rules, list(players))
-            truths[lettered] = {}
-            for number, event in enumerate(rp.game.events, start=1):
-                before = ref.board.copy()
-                truths[lettered][number] = (event, before)
-                ref.play(event.move, player=event.player, check=False)
-        if declared is not None:
-            truth = truths[declared]
-            result.orientation = "lettered-rows" if declared else "standard"
-    last_owner: int | None = None
     last_placement: Placement | None = None
-    missed: tuple[Turn, int | None] | None = None  # a covered photo whose move the next photo may show
-    for photo in folder_photos:
+    last_owner: int | None = None
+    waiting: list[Turn] = []  # unreadable photos whose moves a later photo shows
+    last_number: int | None = None  # of the last photo whose move was read
+    for photo in photos(folder):
+        if result.turns and result.turns[-1] not in waiting:
+            last_number = image_number(result.turns[-1].photo)
         frame = load_frame(photo)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         reading = reader.read(frame, cells=[])
         before = game.board.copy()
         proposal = propose(reading, before, rules, last_placement=last_placement, reader=reader, frame=frame)
         seconds = time.perf_counter() - t0
-        text = proposal.kind.value
-        number = image_number(photo)
-        if record is not None and not truth and proposal.placement is not None and number is not None:
-            truth, result.orientation = _orientation_from_photo(truths, number, proposal.placement)
-        expected_event = truth.get(number) if number is not None else None
-        if proposal.kind is ProposalKind.CONFLICT and missed is not None and proposal.placement is not None:
-            # The photo before was covered: this one shows its move and the next. Read both from it.
-            missed_turn, missed_number = missed
-            lost = truth.get(missed_number) if missed_number is not None else None
-            parts = _pick_split(split_two(proposal.placement, before, rules), lost)
-            if parts is not None:
-                event = game.play(parts[0], player=game.to_move, check=False)
-                missed_turn.text = f"covered; read from {photo.name}: {parts[0].notation(before)} {event.score:+d}"
-                if lost is not None:
-                    missed_turn.expected, missed_turn.match = _compare(lost, replace(proposal, placement=parts[0]),
-                                                                       game)
-                last_placement, last_owner = parts[0], event.player
-                before = game.board.copy()
-                proposal = propose(reading, before, rules, last_placement=last_placement, reader=reader, frame=frame)
-                text = proposal.kind.value
-        missed = None
-        if proposal.kind in (ProposalKind.COVERED, ProposalKind.NO_BOARD, ProposalKind.CONFLICT):
-            turn = Turn(photo, proposal, text, seconds, reading=reading)
-            result.turns.append(turn)
-            if proposal.kind is not ProposalKind.CONFLICT:
-                missed = (turn, number)
+        turn = Turn(photo, proposal, proposal.kind.value, seconds, reading=reading, before=before,
+                    cpu_seconds=time.process_time() - c0)
+        result.turns.append(turn)
+        if proposal.kind in (ProposalKind.COVERED, ProposalKind.NO_BOARD):
+            waiting.append(turn)
             continue
+        if game.finished and proposal.kind is ProposalKind.UNCHANGED:
+            turn.text = "unchanged (the game is over)"
+            continue
+        if proposal.kind is ProposalKind.CONFLICT:
+            # Photos numbered 4, 6: the photo of move 5 is missing, so photo 6 shows two moves.
+            gap = (number - last_number) if (number := image_number(photo)) is not None and last_number else 1
+            parts = _split(proposal, before, rules, max(len(waiting) + 1, gap), words, turn)
+            if parts is None:
+                turn.notes.append("no split into legal moves; its tiles are looked for again on the next photo")
+                waiting.append(turn)
+                continue
+            # The unreadable photos before this one own the first moves; extra moves are this photo's.
+            owners = [*waiting, turn][-len(parts):]
+            owners = [*owners[:-1], *[turn] * (len(parts) - len(owners) + 1)]
+            for earlier in [*waiting, turn][: -len(parts)]:
+                earlier.text += " (no move of its own found)"
+            turn.text = ""
+            for owner, part in zip(owners, parts, strict=True):
+                board_before = game.board.copy()
+                event = _play(game, _with_blanks(part, board_before, rules, words, owner), owner)
+                if event is None:
+                    break
+                owner.before = board_before
+                shown = f"{event.move.notation(board_before)} {event.score:+d}"  # type: ignore[union-attr]
+                if owner is turn:
+                    turn.text = f"{turn.text} + {shown}" if turn.text else shown
+                else:
+                    owner.text = f"{owner.text}; read from {photo.name}: {shown}"
+                last_placement, last_owner = event.move, event.player  # type: ignore[assignment]
+            for _ in range(gap - len(parts)):
+                # Photos missing beyond the moves found: exchanges or passes (the players still alternate).
+                if _play(game, Exchange(count=0), turn) is not None:
+                    turn.text += " + exchange or pass (a photo is missing)"
+            waiting = []
+            continue
+        waiting_now, waiting = waiting, []
+        if waiting_now:
+            for earlier in waiting_now:
+                earlier.text += f"; nothing more on {photo.name} (an exchange, a pass or a photo of the same board)"
         if proposal.removed and last_placement is not None and last_owner is not None \
                 and not proposal.problems & DiffProblem.NOT_A_WITHDRAWAL:
-            game.play(Withdraw(), player=last_owner, check=False)
-            text = "withdrawn"
+            event = _play(game, Withdraw(), turn, player=last_owner)
+            turn.text = "withdrawn"
             last_placement = None
         if proposal.placement is not None:
-            placement = proposal.placement
-            if proposal.blanks and expected_event is not None and isinstance(expected_event[0].move, Placement):
-                # The player names a blank's letter; in a replay with a record, the record does.
-                named = {t.square: t.letter for t in expected_event[0].move.letter_tiles if t.blank}
-                tiles = [PlacedTile(t.square, named.get(t.square, t.letter), blank=True) if t.blank else t
-                         for t in placement.tiles]
-                placement = Placement.from_tiles(tiles, game.board, direction=placement.direction)
-            player = game.to_move
-            event = game.play(placement, player=player, check=False)
-            text = (text + " + " if text == "withdrawn" else "") + f"{placement.notation(before)} {event.score:+d}"
-            last_placement, last_owner = placement, player
+            placement = _with_blanks(proposal.placement, game.board, rules, words, turn)
+            board_before = game.board.copy()
+            event = _play(game, placement, turn)
+            if event is None:
+                continue
+            shown = f"{placement.notation(board_before)} {event.score:+d}"
+            turn.text = f"withdrawn + {shown}" if turn.text == "withdrawn" else shown
+            last_placement, last_owner = placement, event.player
             if learn and proposal.problems & ~DiffProblem.BLANK_NEEDS_LETTER == DiffProblem.NONE:
                 letters = {t.square: t.letter for t in placement.letter_tiles}
                 sure = [t for t in proposal.new_tiles if t.guess is not None and t.guess.confidence >= LEARN_MARGIN]
                 reader.learn(sure, [letters[t.square] for t in sure])
-        elif text != "withdrawn":
-            game.play(Exchange(count=0) if proposal.kind is ProposalKind.UNCHANGED else Exchange(), check=False)
-            text = "exchange or pass"
-        turn = Turn(photo, proposal, text, seconds, reading=reading)
-        if expected_event is not None:
-            turn.expected, turn.match = _compare(expected_event, proposal, game)
-        result.turns.append(turn)
-    # End-of-game rack points and time penalties have no photo: count them as the record states them.
-    last_photo = max((n for n in map(image_number, folder_photos) if n is not None), default=0)
-    for number in sorted(n for n in (truth or next(iter(truths.values()), {})) if n > last_photo):
-        event = (truth or next(iter(truths.values())))[number][0]
-        if isinstance(event.move, (RackPoints, TimePenalty)):
-            player = event.player if event.player < len(game.players) else game.to_move
-            added = game.play(event.move, player=player, check=False)
-            result.record_tail.append(f"{players[player]}: {added.score:+d} ({type(event.move).__name__})")
+        elif turn.text != "withdrawn" and proposal.kind is ProposalKind.UNCHANGED:
+            if _play(game, Exchange(count=0), turn) is not None:
+                turn.text = "exchange or pass"
     return result
 
 
-def _pick_split(splits: list[tuple[Placement, Placement]], lost: tuple | None) -> tuple[Placement, Placement] | None:
-    """The split of two moves seen at once: the only one, or (with a record) the one whose first move
-    lies where the record puts the covered turn's move: the photo fixes the tiles, the record only
-    the order."""
-    if len(splits) == 1:
-        return splits[0]
-    if lost is None or not isinstance(lost[0].move, Placement):
+def _play(game: Game, move, turn: Turn, *, player: int | None = None) -> GameEvent | None:
+    """Play ``move`` for ``turn``; a move the game cannot take any more is noted, never fatal."""
+    try:
+        event = game.play(move, player=game.to_move if player is None else player, check=False)
+    except EngineError as exc:
+        turn.notes.append(f"not played: {exc}")
         return None
-    squares = {t.square for t in lost[0].move.letter_tiles}
-    matching = [s for s in splits if {t.square for t in s[0].letter_tiles} == squares]
-    return matching[0] if len(matching) == 1 else None
+    turn.events.append(event)
+    return event
 
 
-def _orientation_from_photo(truths: dict[bool, dict[int, tuple]], number: int,
-                            seen: Placement) -> tuple[dict[int, tuple], str]:
-    """Pick the reading of an undeclared record whose move on this photo covers the squares seen."""
-    squares = {t.square for t in seen.letter_tiles}
-    for lettered in (False, True):
-        expected = truths[lettered].get(number)
-        if expected is not None and isinstance(expected[0].move, Placement) \
-                and {t.square for t in expected[0].move.letter_tiles} == squares:
-            return truths[lettered], ("lettered-rows" if lettered else "standard") + " (from the photos)"
-    return truths[False], "standard (the record does not say; the photos did not settle it)"
+def _split(proposal: Proposal, board: Board, rules: Rules, moves: int, words: WordCheck | None,
+           turn: Turn) -> list[Placement] | None:
+    """The moves one photo shows, split by the rules (and the dictionary); notes an ambiguous split."""
+    tiles = [PlacedTile(t.square, "?" if t.guess is None else t.guess.letter, blank=t.guess is None)
+             for t in proposal.new_tiles]
+    if len(tiles) < 2:
+        return None
+    # The fewest moves that explain the photo: a missing photo may have been an exchange or a pass.
+    for k in range(2, max(moves, MAX_MOVES_PER_PHOTO) + 1):
+        splits = split_moves(tiles, board, rules, k, words)
+        if splits:
+            if len(splits) > 1:
+                shown = " | ".join(", ".join(p.notation(board) if i == 0 else _squares(p) for i, p in enumerate(s))
+                                   for s in splits[:3])
+                turn.notes.append(f"{len(splits)} ways to split the {len(tiles)} new tiles into {k} moves "
+                                  f"({shown}{' ...' if len(splits) > 3 else ''}); took the first")
+            return splits[0]
+    return None
 
 
-def _compare(expected: tuple, proposal: Proposal, game: Game) -> tuple[str, bool]:
-    event, before = expected
+def _squares(placement: Placement) -> str:
+    return "+".join(t.square.name for t in placement.letter_tiles)
+
+
+def _with_blanks(placement: Placement, board: Board, rules: Rules, words: WordCheck | None,
+                 turn: Turn) -> Placement:
+    """The placement with each blank named when the dictionary allows exactly one letter."""
+    blanks = [t for t in placement.letter_tiles if t.blank and t.letter == "?"]
+    if not blanks:
+        return placement
+    where = ", ".join(t.square.name for t in blanks)
+    if words is None:
+        turn.notes.append(f"blank on {where}: letter unknown (no dictionary)")
+        return placement
+    options = name_blanks(placement, board, rules, words)
+    if len(options) != 1:
+        shown = ", ".join("".join(o[t.square] for t in blanks) for o in options[:8])
+        more = " ..." if len(options) > 8 else ""
+        why = f"{len(options)} letters fit ({shown}{more})" if options else "no letter makes every word valid"
+        turn.notes.append(f"blank on {where}: {why}; left unknown")
+        return placement
+    named = options[0]
+    letters = "".join(named[t.square] for t in blanks)
+    turn.notes.append(f"blank on {where}: {letters} (the only letter the dictionary allows)")
+    tiles = [PlacedTile(t.square, named.get(t.square, t.letter), blank=True, kind=t.kind, arrow=t.arrow) if t.blank
+             else t for t in placement.tiles]
+    return Placement.from_tiles(tiles, board, direction=placement.direction)
+
+
+# -- comparison with a record (after the reading, never during it) ------------------------------------------
+def compare_with_record(result: ReplayResult, record: GcgRecord, rules: Rules, *, orientation: bool | None = None,
+                        racks_from_record: bool = False) -> None:
+    """Fill each turn's ``expected``/``match`` from the record (``image-N`` is the board after move N)."""
+    declared = orientation if orientation is not None else (
+        record.lettered_rows if "orientation" in record.pragmas else None)
+    truths: dict[bool, dict[int, tuple]] = {}
+    errors: dict[bool, list[str]] = {}
+    for lettered in ((declared,) if declared is not None else (False, True)):
+        rp = replay_record(record, rules=rules, lettered_rows=lettered)
+        errors[lettered] = [str(m) for m in rp.mismatches]
+        ref = Game(rules, list(result.game.players))
+        truths[lettered] = {}
+        for number, event in enumerate(rp.game.events, start=1):
+            truths[lettered][number] = (event, ref.board.copy())
+            ref.play(event.move, player=event.player, check=False)
+    if declared is not None:
+        chosen = declared
+        result.orientation = "lettered-rows" if declared else "standard"
+    else:
+        agree = {lettered: sum(_compare(truth, image_number(t.photo), t)[1] for t in result.turns)
+                 for lettered, truth in truths.items()}
+        chosen = agree[True] > agree[False]
+        result.orientation = ("lettered-rows" if chosen else "standard") + " (from the photos)"
+    truth = truths[chosen]
+    result.record_errors = errors[chosen]
+    for turn in result.turns:
+        number = image_number(turn.photo)
+        if number is not None and number in truth:
+            turn.expected, turn.match = _compare(truth, number, turn)
+    if racks_from_record:
+        last_photo = max((n for n in (image_number(t.photo) for t in result.turns) if n is not None), default=0)
+        game = result.game
+        for number in sorted(n for n in truth if n > last_photo):
+            event = truth[number][0]
+            if isinstance(event.move, (RackPoints, TimePenalty)):
+                player = event.player if event.player < len(game.players) else game.to_move
+                added = game.play(event.move, player=player, check=False)
+                result.record_tail.append(f"{game.players[player]}: {added.score:+d} ({type(event.move).__name__})")
+
+
+def _tiles_key(placement: Placement, unknown: set) -> set[tuple]:
+    """Squares, letters and blanks; a blank in ``unknown`` (left unnamed by the reading) matches any letter."""
+    return {(t.square, "?" if t.blank and t.square in unknown else t.letter, t.blank) for t in placement.letter_tiles}
+
+
+def _compare(truth: dict[int, tuple], number: int | None, turn: Turn) -> tuple[str | None, bool]:
+    """(the record's moves for this photo as text, whether the photo's reading agrees with them).
+
+    ``image-N`` shows the board after move N; a photo that carried several moves (the photos before it
+    were unreadable or missing) is compared with as many moves of the record, ending at N.
+    """
+    if number is None or number not in truth:
+        return None, False
+    events = turn.events
+    if not events:
+        event, before = truth[number]
+        return _move_text(event, before), False
+    first = number - len(events) + 1
+    texts, agree = [], True
+    for offset, got in enumerate(events):
+        expected = truth.get(first + offset)
+        if expected is None:
+            return None, False
+        texts.append(_move_text(*expected))
+        agree = agree and _same_move(expected[0], got)
+    return " + ".join(texts), agree
+
+
+def _move_text(event: GameEvent, before: Board) -> str:
     move = event.move
     if isinstance(move, Placement):
-        text = f"{move.notation(before)} {event.score:+d}"
-        if proposal.placement is None:
-            return text, False
-        got = game.events[-1]
-        return text, _tiles_key(move) == _tiles_key(proposal.placement) and got.score == event.score
+        return f"{move.notation(before)} {event.score:+d}"
     if isinstance(move, Exchange) or move.__class__.__name__ == "Pass":
-        return "exchange or pass", proposal.kind is ProposalKind.UNCHANGED
-    return move.__class__.__name__.lower(), proposal.placement is None
+        return "exchange or pass"
+    return move.__class__.__name__.lower()
+
+
+def _same_move(expected: GameEvent, got: GameEvent) -> bool:
+    """Squares, letters, blanks and score; a blank the reading left unnamed matches any letter."""
+    move, seen = expected.move, got.move
+    if isinstance(move, Placement):
+        if not isinstance(seen, Placement):
+            return False
+        unknown = {t.square for t in seen.letter_tiles if t.blank and t.letter == "?"}
+        return _tiles_key(move, unknown) == _tiles_key(seen, unknown) and got.score == expected.score
+    if isinstance(move, Exchange) or move.__class__.__name__ == "Pass":
+        return isinstance(seen, Exchange) or seen.__class__.__name__ == "Pass"
+    return type(move) is type(seen)
+
+
+def blank_summary(result: ReplayResult) -> tuple[int, int]:
+    """(blanks whose letter the photos and the dictionary named, blanks left unknown)."""
+    named = unknown = 0
+    for turn in result.turns:
+        for event in turn.events:
+            if isinstance(event.move, Placement):
+                for t in event.move.letter_tiles:
+                    if t.blank:
+                        unknown += t.letter == "?"
+                        named += t.letter != "?"
+    return named, unknown
 
 
 def full_frame_ms(reader: BoardReader, turns: list[Turn]) -> list[float]:
@@ -247,3 +400,5 @@ def full_frame_ms(reader: BoardReader, turns: list[Turn]) -> list[float]:
 
 def load_record(path: Path) -> GcgRecord:
     return parse_gcg(Path(path).read_bytes(), str(path))
+
+
