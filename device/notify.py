@@ -2,7 +2,8 @@
 """systemd's sd_notify without a dependency: one datagram to ``$NOTIFY_SOCKET``; no socket, no-op.
 
 The service is ``Type=notify`` with ``WatchdogSec``: the main loop sends ``READY=1`` once the
-first screen is up and ``WATCHDOG=1`` while it keeps turning, so a hung loop is restarted.
+first screen is up, ``WATCHDOG=1`` while it keeps turning (a hung loop is restarted), and ``STATUS=``
+with the game's state whenever it changes (``systemctl status ordvakt`` shows it).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import os
 import socket
 import time
 from collections.abc import Callable, Mapping
+from typing import Any
 
 
 class Notifier:
@@ -23,6 +25,7 @@ class Notifier:
         self.interval = int(usec) / 2e6 if usec.isdigit() and int(usec) > 0 else 5.0
         self._clock = clock
         self._last = float("-inf")
+        self._status = ""
 
     @property
     def enabled(self) -> bool:
@@ -46,6 +49,14 @@ class Notifier:
     def ready(self, status: str = "") -> bool:
         return self.send("READY=1" + (f"\nSTATUS={status}" if status else ""))
 
+    def status(self, text: str) -> bool:
+        """``STATUS=text`` (shown by ``systemctl status ordvakt``), only when it changed; one line."""
+        line = " ".join(text.split())
+        if line == self._status:
+            return False
+        self._status = line
+        return self.send(f"STATUS={line}")
+
     def watchdog(self) -> bool:
         """``WATCHDOG=1``, at most once per half interval (call it every loop turn)."""
         now = self._clock()
@@ -56,3 +67,18 @@ class Notifier:
 
     def stopping(self) -> bool:
         return self.send("STOPPING=1")
+
+
+def status_text(view: Any) -> str:
+    """The game as one status line from the screen's view: ``scrabble, playing: Anna 120 (to move), Bo 98``.
+
+    >>> from types import SimpleNamespace as V
+    >>> status_text(V(game=V(value="scrabble"), screen=V(value="scoreboard"),
+    ...               players=(V(name="Anna", score=120, to_move=True), V(name="Bo", score=98, to_move=False))))
+    'scrabble, scoreboard: Anna 120 (to move), Bo 98'
+    >>> status_text(V(game=V(value="scrabble"), screen=V(value="new_game"), players=()))
+    'scrabble, new_game'
+    """
+    head = f"{getattr(view.game, 'value', view.game)}, {getattr(view.screen, 'value', view.screen)}"
+    players = ", ".join(f"{p.name} {p.score}" + (" (to move)" if p.to_move else "") for p in view.players)
+    return f"{head}: {players}" if players else head

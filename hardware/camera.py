@@ -19,6 +19,7 @@ Back-ends (``ordvakt.cameras`` entry points in ``pyproject.toml``):
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
@@ -269,8 +270,47 @@ class OpenCVCamera(_LiveCamera):
         self._capture.release()
 
 
+#: The low-resolution stream the still-frame test reads (the full still is only taken when it is wanted).
+LORES_SIZE = (640, 480)
+#: Frames given to auto-exposure and white balance to settle before they are locked.
+SETTLE_FRAMES = 10
+#: A full still is taken once a low-resolution frame is at least this share as sharp as the sharpest seen.
+STILL_SHARPNESS_SHARE = 0.9
+
+
+def _import_picamera2() -> Any:
+    """The Picamera2 class, or one line saying why not (never a traceback).
+
+    picamera2 fails to import in several ways on a Pi: ImportError (not installed, or the venv cannot see
+    Debian's package), ValueError/RuntimeError from numpy when a pip numpy in the venv shadows the Debian
+    numpy that simplejpeg and picamera2 were built against, OSError from libcamera."""
+    try:
+        from picamera2 import Picamera2
+    except ImportError as exc:
+        raise DeviceUnavailable(
+            f"hardware.camera.kind = 'picamera2': picamera2 cannot be imported ({exc}); on the Pi run "
+            "`sudo apt install python3-picamera2` and create the venv with --system-site-packages"
+        ) from None
+    except Exception as exc:  # numpy ABI mismatch (ValueError), libcamera (RuntimeError, OSError)
+        hint = ("a numpy installed in the venv shadows Debian's: `.venv/bin/pip uninstall numpy`, then "
+                "`python3 device/bootstrap.py setup`" if "numpy" in str(exc).lower() or isinstance(exc, ValueError)
+                else "check `rpicam-hello --list-cameras`")
+        raise DeviceUnavailable(
+            f"hardware.camera.kind = 'picamera2': picamera2 fails to load ({type(exc).__name__}: {exc}); {hint}"
+        ) from None
+    return Picamera2
+
+
 class Picamera2Camera(_LiveCamera):
-    """The Raspberry Pi camera via picamera2/libcamera, ``RGB888`` main stream (= BGR in memory)."""
+    """The Raspberry Pi camera via picamera2/libcamera, set up as its maintainers advise for stills:
+
+    * one still configuration with two streams: ``main`` at full resolution in ``RGB888`` (= BGR in memory)
+      for reading the tiles, ``lores`` (YUV420, :data:`LORES_SIZE`) for judging motion and sharpness cheaply;
+    * auto-exposure and white balance run for :data:`SETTLE_FRAMES` frames, then are locked at the values they
+      found (a hand or a shadow crossing the board must not change the board's colours between moves);
+    * on a camera with autofocus (Camera Module 3) one autofocus cycle on the board, then the lens is fixed
+      there (``focus_m`` fixes it at a known distance instead).
+    """
 
     def __init__(
         self,
@@ -278,52 +318,129 @@ class Picamera2Camera(_LiveCamera):
         *,
         width: int | None = None,
         height: int | None = None,
+        focus_m: float | None = None,
         setting: str = "hardware.camera.device",
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(clock)
-        try:
-            from picamera2 import Picamera2
-        except ImportError as exc:
-            raise DeviceUnavailable(
-                f"hardware.camera.kind = 'picamera2': picamera2 cannot be imported ({exc}); on the Pi run "
-                "`sudo apt install python3-picamera2` and create the venv with --system-site-packages"
-            ) from None
+        picamera2 = _import_picamera2()
         if not isinstance(camera_num, int) or isinstance(camera_num, bool):
             raise ConfigurationError(f"{setting} = {camera_num!r}: picamera2 takes a camera number (0, 1)")
-        found = len(Picamera2.global_camera_info())
+        try:
+            found = len(picamera2.global_camera_info())
+        except Exception as exc:  # libcamera not running, no permission on /dev/media*
+            raise DeviceUnavailable(f"{setting} = {camera_num!r}: libcamera cannot list cameras: {exc}") from None
         if not 0 <= camera_num < found:
             raise DeviceUnavailable(
                 f"{setting} = {camera_num!r}: no such camera; libcamera found {found} "
                 "(check the ribbon cable and `rpicam-hello --list-cameras`)"
             )
+        self.camera_num = camera_num
         try:
-            camera = Picamera2(camera_num)
+            camera = picamera2(camera_num)
+        except Exception as exc:
+            raise DeviceUnavailable(f"{setting} = {camera_num!r}: the camera cannot be opened: {exc}") from None
+        self._camera = camera
+        try:
             main: dict[str, Any] = {"format": "RGB888"}
             if width and height:
                 main["size"] = (width, height)
-            camera.configure(camera.create_still_configuration(main=main, buffer_count=2))
+            camera.configure(camera.create_still_configuration(
+                main=main, lores={"format": "YUV420", "size": LORES_SIZE}, buffer_count=2))
             camera.start()
-        except (RuntimeError, OSError) as exc:
+            self.lock_exposure()
+            self.fix_focus(focus_m)
+        except (RuntimeError, OSError, ValueError) as exc:
+            with contextlib.suppress(Exception):  # the first problem is the one to report
+                self.close()
             raise DeviceUnavailable(f"{setting} = {camera_num!r}: the camera cannot be started: {exc}") from None
-        self.camera_num = camera_num
-        self._camera = camera
 
     @classmethod
     def from_config(cls, config: CameraConfig, setting: str = "hardware.camera.device") -> Picamera2Camera:
         device = int(config.device) if isinstance(config.device, str) and config.device.isdigit() else config.device
         return cls(device, width=config.width, height=config.height, setting=setting)  # type: ignore[arg-type]
 
+    def lock_exposure(self, settle_frames: int = SETTLE_FRAMES) -> dict[str, Any]:
+        """Let auto-exposure and white balance settle on the scene, then fix them there; returns the controls set.
+        Call it again (e.g. after calibrating under new light) to re-measure."""
+        camera = self._camera
+        camera.set_controls({"AeEnable": True, "AwbEnable": True})
+        metadata: dict[str, Any] = {}
+        for _ in range(max(1, settle_frames)):
+            metadata = camera.capture_metadata()
+        fixed: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
+        for name in ("ExposureTime", "AnalogueGain", "ColourGains"):
+            if name in metadata:
+                fixed[name] = metadata[name]
+        camera.set_controls(fixed)
+        self.exposure = fixed
+        return fixed
+
+    def fix_focus(self, focus_m: float | None = None) -> float | None:
+        """Fix the lens of an autofocus camera: at ``focus_m`` metres, else where one autofocus cycle on the
+        board put it. Returns the lens position (dioptres), or None for a fixed-focus camera."""
+        camera = self._camera
+        if "AfMode" not in getattr(camera, "camera_controls", {}):
+            return None
+        if focus_m is not None:
+            position = 1.0 / max(focus_m, 0.01)
+        else:
+            camera.set_controls({"AfMode": _AF_AUTO})
+            camera.autofocus_cycle()
+            position = float(camera.capture_metadata().get("LensPosition", 0.0))
+        camera.set_controls({"AfMode": _AF_MANUAL, "LensPosition": position})
+        self.lens_position = position
+        return position
+
     def capture(self) -> np.ndarray:
         try:
             frame = self._camera.capture_array("main")
         except (RuntimeError, OSError) as exc:
             raise CaptureError(f"Pi camera {self.camera_num} delivered no frame: {exc}") from None
-        return frame[:, :, :3] if frame.ndim == 3 and frame.shape[2] == 4 else frame
+        return _bgr(frame)
+
+    def capture_lores(self) -> np.ndarray:
+        """The low-resolution stream's picture as grey (its Y plane): for motion and sharpness checks."""
+        try:
+            frame = self._camera.capture_array("lores")
+        except (RuntimeError, OSError) as exc:
+            raise CaptureError(f"Pi camera {self.camera_num} delivered no frame: {exc}") from None
+        return frame[: LORES_SIZE[1], : LORES_SIZE[0]]
+
+    def best_still(self, timeout_s: float = 1.0, *, frames: int = 5) -> np.ndarray:
+        """A full still from the first request whose low-resolution picture is nearly as sharp as the sharpest of
+        the next ``frames`` (a hand moving away blurs the first ones); bounded by ``timeout_s``, always one."""
+        deadline = self._clock() + max(0.0, timeout_s)
+        scores = []
+        for _ in range(max(1, frames)):
+            scores.append(sharpness(self.capture_lores()))
+            if self._clock() >= deadline:
+                break
+        target = max(scores) * STILL_SHARPNESS_SHARE
+        while True:
+            try:
+                with self._camera.captured_request() as request:
+                    if sharpness(request.make_array("lores")[: LORES_SIZE[1], : LORES_SIZE[0]]) >= target or \
+                            self._clock() >= deadline:
+                        return _bgr(request.make_array("main"))
+            except (RuntimeError, OSError) as exc:
+                raise CaptureError(f"Pi camera {self.camera_num} delivered no frame: {exc}") from None
 
     def close(self) -> None:
-        self._camera.stop()
-        self._camera.close()
+        try:
+            self._camera.stop()
+        finally:
+            self._camera.close()
+
+
+#: libcamera's AfModeEnum values (picamera2's ``libcamera.controls.AfModeEnum.Manual`` / ``.Auto``).
+_AF_MANUAL = 0
+_AF_AUTO = 1
+
+
+def _bgr(frame: np.ndarray) -> np.ndarray:
+    """``RGB888``/``XRGB8888`` arrays are BGR(A) in memory: drop the padding byte, keep the order."""
+    return frame[:, :, :3] if frame.ndim == 3 and frame.shape[2] == 4 else frame
 
 
 _BUILTIN: dict[str, Any] = {

@@ -156,3 +156,176 @@ def test_bad_camera_files_name_the_setting(tmp_path):
     broken.write_bytes(b"not a jpeg")
     with pytest.raises(HardwareError, match="cannot read"):
         StillImageCamera(broken)
+
+
+# -- picamera2 through a fake module (the real one runs in tests/test_hardware_real.py on a Pi) -----------
+
+
+class FakeRequest:
+    def __init__(self, camera: FakePicamera2, number: int) -> None:
+        self.camera, self.number = camera, number
+
+    def make_array(self, stream: str) -> np.ndarray:
+        return self.camera.frame(stream, self.number)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+
+class FakePicamera2:
+    """Records what Ordvakt asks of picamera2; lores frames follow ``sharp`` (True = a sharp picture)."""
+
+    cameras = [{"Model": "imx708"}]
+    controls_offered = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0)}
+    fail_start: Exception | None = None
+    sharp = [True]
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.camera_controls = dict(self.controls_offered)
+        self.controls: list[dict] = []
+        self.calls: list[str] = []
+        self.requests = 0
+        self.closed = False
+
+    @classmethod
+    def global_camera_info(cls):
+        return cls.cameras
+
+    def create_still_configuration(self, **streams):
+        return {"kind": "still", **streams}
+
+    def configure(self, config) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        if self.fail_start is not None:
+            raise self.fail_start
+        self.calls.append("start")
+
+    def set_controls(self, controls: dict) -> None:
+        self.controls.append(dict(controls))
+
+    def capture_metadata(self) -> dict:
+        self.calls.append("metadata")
+        return {"ExposureTime": 8000, "AnalogueGain": 2.5, "ColourGains": (1.9, 1.6), "LensPosition": 3.2}
+
+    def autofocus_cycle(self) -> bool:
+        self.calls.append("autofocus")
+        return True
+
+    def frame(self, stream: str, number: int) -> np.ndarray:
+        if stream == "lores":  # YUV420: the Y plane, then U and V below it
+            sharp = self.sharp[min(number, len(self.sharp) - 1)]
+            y = np.random.default_rng(number).integers(0, 255, (480, 640), np.uint8) if sharp else \
+                np.full((480, 640), 100, np.uint8)
+            return np.vstack([y, np.zeros((240, 640), np.uint8)])
+        return np.full((1296, 2304, 4), number % 256, np.uint8)  # XRGB8888-like padding byte
+
+    def capture_array(self, stream: str) -> np.ndarray:
+        self.requests += 1
+        return self.frame(stream, self.requests - 1)
+
+    def captured_request(self) -> FakeRequest:
+        self.requests += 1
+        return FakeRequest(self, self.requests - 1)
+
+    def stop(self) -> None:
+        self.calls.append("stop")
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch):
+    import sys
+    import types
+
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = type("Picamera2", (FakePicamera2,), {"sharp": [True], "fail_start": None})
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    return module.Picamera2
+
+
+def test_picamera2_still_configuration_with_a_low_resolution_stream(fake_picamera2):
+    with Picamera2Camera(0, width=2304, height=1296) as camera:
+        config = camera._camera.config
+        assert config["main"] == {"format": "RGB888", "size": (2304, 1296)}
+        assert config["lores"] == {"format": "YUV420", "size": (640, 480)}
+        assert camera.capture().shape == (1296, 2304, 3)  # the padding byte dropped, BGR order kept
+        assert camera.capture_lores().shape == (480, 640)
+    assert camera._camera.closed and "stop" in camera._camera.calls
+
+
+def test_picamera2_locks_exposure_and_white_balance_at_the_settled_values(fake_picamera2):
+    with Picamera2Camera(0) as camera:
+        fake = camera._camera
+        locked = next(c for c in fake.controls if c.get("AeEnable") is False)
+    assert locked == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 8000, "AnalogueGain": 2.5,
+                      "ColourGains": (1.9, 1.6)}
+    assert fake.controls[0] == {"AeEnable": True, "AwbEnable": True}  # measured first, then locked
+    assert fake.calls.count("metadata") >= 10
+
+
+def test_camera_module_3_focuses_once_then_fixes_the_lens(fake_picamera2):
+    with Picamera2Camera(0) as camera:
+        fake = camera._camera
+    assert "autofocus" in fake.calls and camera.lens_position == 3.2
+    assert fake.controls[-1] == {"AfMode": 0, "LensPosition": 3.2}
+    with Picamera2Camera(0, focus_m=0.5) as at_half_a_metre:
+        assert at_half_a_metre._camera.controls[-1] == {"AfMode": 0, "LensPosition": 2.0}
+        assert "autofocus" not in at_half_a_metre._camera.calls
+
+
+def test_fixed_focus_camera_gets_no_focus_controls(fake_picamera2):
+    fake_picamera2.controls_offered = {}
+    with Picamera2Camera(0) as camera:
+        assert not any("AfMode" in c for c in camera._camera.controls) and camera.fix_focus() is None
+
+
+def test_best_still_waits_for_a_sharp_low_resolution_picture(fake_picamera2):
+    # Requests 0-4 are judged; 5 and 6 are blurred (a hand), 7 is sharp: its full still is returned.
+    fake_picamera2.sharp = [True, False, True, False, False, False, False, True]
+    times = iter(range(100))
+    with Picamera2Camera(0, clock=lambda: next(times) * 0.01) as camera:
+        camera._camera.requests = 0
+        still = camera.best_still(timeout_s=5.0)
+    assert still.shape == (1296, 2304, 3) and int(still[0, 0, 0]) == 7
+
+
+def test_picamera2_that_fails_to_start_is_one_line_and_closed(fake_picamera2):
+    fake_picamera2.fail_start = RuntimeError("Failed to start camera: Device or resource busy")
+    with pytest.raises(DeviceUnavailable, match=r"hardware.camera.device = 0: the camera cannot be started: .*busy"):
+        Picamera2Camera(0)
+
+
+def test_no_camera_on_the_cable(fake_picamera2):
+    fake_picamera2.cameras = []
+    with pytest.raises(DeviceUnavailable, match="libcamera found 0"):
+        Picamera2Camera(0)
+
+
+class RaisingFinder:
+    """Makes ``import picamera2`` fail as it does when a pip numpy shadows Debian's."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "picamera2":
+            raise ValueError("numpy.dtype size changed, may indicate binary incompatibility. "
+                             "Expected 96 from C header, got 88 from PyObject")
+        return None
+
+
+def test_numpy_abi_mismatch_at_import_is_one_line_with_the_fix(monkeypatch):
+    import sys
+
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [RaisingFinder(), *sys.meta_path])
+    config = HardwareConfig.from_mapping({"camera": {"kind": "picamera2"}})
+    with pytest.raises(DeviceUnavailable) as caught:
+        open_camera(config)
+    message = str(caught.value)
+    assert "\n" not in message and "ValueError" in message and "pip uninstall numpy" in message

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from device import paths
 from engine.errors import LexiconError
@@ -51,10 +52,12 @@ def run_build(args: argparse.Namespace) -> int:
         if args.missing_only and default_is_current(directory, code):
             print(f"{code}: already built")
             continue
-        if code == "et":
-            print("et: expanding 15 million Estonian forms takes about a minute (several on a Raspberry Pi)")
+        bar = ProgressBar(f"{code}: expanding stems", sys.stderr)
         try:
-            result = build_default(code, directory)
+            try:
+                result = build_default(code, directory, stems=bar.update)
+            finally:
+                bar.done()
         except LexiconError as exc:
             if not args.all:
                 raise
@@ -76,6 +79,40 @@ def run_build(args: argparse.Namespace) -> int:
     if failed:
         print(f"not built: {' '.join(failed)} (the judge says what to install when asked)", file=sys.stderr)
     return 0
+
+
+class ProgressBar:
+    """``label [######------]  42%  118,000/282,173`` on one redrawn line when ``stream`` is a terminal;
+    otherwise (a log, CI) one line at each quarter, so logs stay short."""
+
+    WIDTH = 30
+
+    def __init__(self, label: str, stream: TextIO) -> None:
+        self.label = label
+        self.stream = stream
+        self.tty = stream.isatty()
+        self._quarter = -1
+        self._drawn = False
+
+    def update(self, done: int, total: int) -> None:
+        if total <= 0:
+            return
+        share = min(1.0, done / total)
+        if self.tty:
+            filled = round(share * self.WIDTH)
+            self.stream.write(f"\r{self.label} [{'#' * filled}{'-' * (self.WIDTH - filled)}] {share:4.0%}  "
+                              f"{done:,}/{total:,}")
+            self._drawn = True
+        elif int(share * 4) > self._quarter:
+            self._quarter = int(share * 4)
+            self.stream.write(f"{self.label}: {share:.0%} ({done:,}/{total:,})\n")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = False
 
 
 def run_import(args: argparse.Namespace) -> int:
