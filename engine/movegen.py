@@ -120,8 +120,8 @@ class _Generator:
         self.graph = graph
         self.size = board.size
         self.rack, self.blanks, self.stops = parse_rack(rack)
-        if not rules.special_tiles:
-            self.stops = 0
+        if not rules.special_tiles or not rules.tileset.stops:
+            self.stops = 0  # a Scrabble set has no stop tiles
         self.values = dict(rules.tileset.values)
         self.bingo = dict(rules.bingo)
         self._parts: list | None = None
@@ -243,7 +243,8 @@ class _Generator:
                 cell = cells[c]
                 if cell == _EMPTY or cell == STOP:
                     break
-                node = children(node).get(cell)  # type: ignore[assignment]
+                kids = cache.get(node)
+                node = (graph_children(node) if kids is None else kids).get(cell)  # type: ignore[assignment]
                 if node is None:
                     return
                 main += values[c]
@@ -252,7 +253,9 @@ class _Generator:
                 record(line, r, direction, start, c, main * mult + cross, placed, stop)
             if c >= size or cells[c] == STOP:
                 return
-            kids = children(node)
+            kids = cache.get(node)
+            if kids is None:
+                kids = graph_children(node)
             if not kids:
                 return
             allowed = cross_ok[c]
@@ -299,6 +302,7 @@ class _Generator:
             return
         previous_anchor = -1
         rack_tiles = sum(rack.values()) + blanks
+        rack_letters = frozenset(letter for letter, n in rack.items() if n)
         for anchor in line.anchors:
             if anchor > 0 and cells[anchor - 1] not in (_EMPTY, STOP):
                 start = anchor - 1
@@ -320,6 +324,11 @@ class _Generator:
                     limit += 1
                     c -= 1
                 anchor_ok = cross_ok[anchor]
+                if not blanks:  # only the rack's letters can go on the anchor
+                    anchor_ok = rack_letters if anchor_ok is None else anchor_ok & rack_letters
+                    if not anchor_ok:
+                        previous_anchor = anchor
+                        continue
                 # Left parts lie on free squares before the anchor: they touch nothing, so no cross-words.
                 for k, node, kids, part, used, used_blanks in self._left_parts():
                     if k > limit:
