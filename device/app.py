@@ -13,6 +13,7 @@ the new-game form, settings, word judge and calibration itself (``App.overlay``)
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 from collections.abc import Callable
@@ -22,9 +23,11 @@ from typing import Any
 
 from device.config import Config, GameSettings
 from device.flow import Collaborators, EventKind, Flow, FlowEvent, State, event_from_action
-from device.notify import Notifier
+from device.notify import Notifier, status_text
 from device.store import Store, open_store
 from device.ui import view as v
+
+log = logging.getLogger(__name__)
 
 #: How often the running clocks are saved (a crash then loses at most this much clock time).
 CLOCK_SAVE_S = 5.0
@@ -146,6 +149,7 @@ class App:
         judge, why = open_judge_or_none(settings)
         c.judge = judge
         if judge is None:
+            log.warning("no word list for %s, challenges are decided by the players: %s", settings.language, why)
             self._notice(v.Notice("warn.lexicon_missing", v.Severity.WARNING, why))
         if c.camera is not None and settings.game in ("scrabble", "alfapet"):
             try:
@@ -463,6 +467,7 @@ class App:
 
     def draw(self) -> Any:
         view = self.view()
+        self.notifier.status(status_text(view))
         surface = None
         if self.renderer is not None:
             surface = self.renderer.render(view)
@@ -548,6 +553,7 @@ def build(config: Config, *, headless: bool = False) -> tuple[App, Store]:
         try:
             camera = open_camera(hw)
         except HardwareError as exc:
+            log.warning("camera unavailable, moves are typed in: %s", exc)
             notices.append(v.Notice("warn.camera_lost", v.Severity.WARNING, str(exc)))
     if store.notice:
         notices.append(v.Notice("warn.database", v.Severity.ERROR, store.notice))

@@ -73,7 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # OpenCV refuses bigger images itself (vision.imageio checks the header first): 64 megapixels.
     os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(64 * 1024 * 1024))
     from device.errors import ExitCode, exit_code_for
+    from device.logs import configure_logging
 
+    configure_logging()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
