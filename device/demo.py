@@ -94,6 +94,12 @@ class Demo:
         app = App(flow, size=(800, 480), pointer="mouse")
         app.renderer = self._renderer(app)
         self.shot_dir = self.data_dir / "screenshots"
+        self.play_game(app, flow, camera, ref)
+        self._shoot(app, "end")
+        return self._summary(flow, store, game_id)
+
+    def play_game(self, app: App, flow: Flow, camera: Any, ref: Game) -> None:
+        """Play the rest of ``ref`` on ``flow`` as the players would, to its end racks (bench/soak.py too)."""
         while flow.state not in (State.END, State.END_RACKS):
             seq = len(flow.game.events)
             if seq >= len(ref.events):
@@ -109,8 +115,6 @@ class Demo:
             for event in ref.events:
                 if isinstance(event.move, RackPoints) and flow.state is State.END_RACKS:
                     app.dispatch(FlowEvent(EventKind.RACK, text=event.move.rack))
-        self._shoot(app, "end")
-        return self._summary(flow, store, game_id)
 
     # -- pieces ---------------------------------------------------------------------------------------
     def _reader(self, settings: GameSettings) -> tuple[Any, str]:
@@ -169,13 +173,13 @@ class Demo:
             else:
                 self._shoot(app, f"confirm-{seq + 1:02d}") if seq < 3 else None
                 for tile in move.letter_tiles:
-                    got = pending.tiles[tile.square]
-                    if tile.blank and got.blank:
-                        if got.letter != tile.letter:
+                    seen = pending.tiles[tile.square]
+                    if tile.blank and seen.blank:
+                        if seen.letter != tile.letter:
                             notes.append(f"blank on {tile.square.name}: the player named it {tile.letter}")
                             app.dispatch(FlowEvent(EventKind.SET_BLANK, square=tile.square, letter=tile.letter))
-                    elif got.letter != tile.letter or got.blank != tile.blank:
-                        notes.append(f"camera read {got.letter} on {tile.square.name}; the player corrected it to "
+                    elif seen.letter != tile.letter or seen.blank != tile.blank:
+                        notes.append(f"camera read {seen.letter} on {tile.square.name}; the player corrected it to "
                                      f"{tile.letter}")
                         kind = EventKind.SET_BLANK if tile.blank else EventKind.CORRECT_TILE
                         app.dispatch(FlowEvent(kind, square=tile.square, letter=tile.letter))

@@ -9,6 +9,8 @@ import random
 import shutil
 import sqlite3
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -92,22 +94,22 @@ def test_a_full_disk_at_commit_loses_no_confirmed_move_and_keeps_the_file(tmp_pa
     assert quarantined(tmp_path) == []
 
 
-def _mount_tmpfs(folder: Path, size: str) -> bool:
+@contextmanager
+def small_disk(folder: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` at ``folder`` (skips the test where mounting is not permitted)."""
     folder.mkdir()
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
                           capture_output=True)
-    return done.returncode == 0
-
-
-def _umount(folder: Path) -> None:
-    subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip("no permission to mount a small tmpfs (the injected faults cover this case)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True)
 
 
 def test_a_real_full_disk_loses_no_confirmed_move(tmp_path: Path) -> None:
-    disk = tmp_path / "disk"
-    if not _mount_tmpfs(disk, "256k"):
-        pytest.skip("no permission to mount a small tmpfs (the injected full-disk test covers this)")
-    try:
+    with small_disk(tmp_path / "disk", "256k") as disk:
         path = disk / "games.sqlite"
         with Store(path) as store:
             game_id = store.create_game(SETTINGS)
@@ -128,15 +130,10 @@ def test_a_real_full_disk_loses_no_confirmed_move(tmp_path: Path) -> None:
             assert store.notice == "" or "corrupt" not in store.notice
             assert len(store.records(game_id)) == confirmed
         assert quarantined(disk) == []
-    finally:
-        _umount(disk)
 
 
 def test_a_read_only_file_system_opens_read_only_and_keeps_the_file(tmp_path: Path) -> None:
-    disk = tmp_path / "disk"
-    if not _mount_tmpfs(disk, "4m"):
-        pytest.skip("no permission to mount a tmpfs")
-    try:
+    with small_disk(tmp_path / "disk", "4m") as disk:
         path = disk / "games.sqlite"
         with Store(path) as store:
             game_id = store_moves(store, 8)
@@ -151,8 +148,6 @@ def test_a_read_only_file_system_opens_read_only_and_keeps_the_file(tmp_path: Pa
         subprocess.run(["mount", "-o", "remount,rw", str(disk)], capture_output=True)
         with Store(path) as store:
             assert not store.read_only and moves(store, game_id) == REF_MOVES[:8]
-    finally:
-        _umount(disk)
 
 
 def test_a_database_another_program_locks_is_reported_not_moved(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import chain
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 from engine.errors import LexiconError, LexiconWriteError
 from engine.lexicon.build import MAX_LENGTH, MIN_LENGTH, sha256_file
@@ -98,7 +98,7 @@ def _open_stream(source: Path) -> Iterator[IO[bytes]]:
     try:
         if suffix == ".gz":
             with gzip.open(source, "rb") as stream:
-                yield stream
+                yield cast(IO[bytes], stream)
         elif suffix == ".zip":
             with zipfile.ZipFile(source) as archive:
                 members = [i for i in archive.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX")]
