@@ -33,7 +33,7 @@ def test_malformed_file_names_file_and_line_without_traceback(tmp_path):
     missing = tmp_path / "missing.gcg"
     result = subprocess.run([sys.executable, "-m", "device", "gcg", "check", str(bad), str(missing)],
                             capture_output=True, text=True, cwd=REPO)
-    assert result.returncode == 1
+    assert result.returncode == 2  # unreadable input (README: exit codes)
     assert "Traceback" not in result.stdout + result.stderr
     assert f"{bad}:3: event line '>a: ABC 8D CAB' must end with a score and a cumulative total" in result.stdout
     assert f"{missing}: cannot read" in result.stdout

@@ -78,7 +78,7 @@ def run_check(args: argparse.Namespace) -> int:
                 for m in result.mismatches[1:]:
                     print(f"    {m}")
     print(f"{files} files, {moves} moves, {mismatches} mismatches" + (", some files unreadable" if failed else ""))
-    return 0 if mismatches == 0 and not failed else 1
+    return 2 if failed else (1 if mismatches else 0)  # unreadable input is an input error (README: exit codes)
 
 
 def run_show(args: argparse.Namespace) -> int:
