@@ -116,3 +116,24 @@ def test_best_refuses_bad_input_with_one_line() -> None:
                                 text=True, cwd=REPO)
         assert result.returncode != 0 and "Traceback" not in result.stderr, result.stderr
         assert expected in result.stderr
+
+
+def test_analyse_a_game_saved_on_the_device(tmp_path, capsys) -> None:
+    """The demo game's events stored as the device stores them (racks included), analysed by --game."""
+    from conftest import demo_game_settings
+    from device.store import Store
+
+    installed_graph("de")
+    reference, settings = demo_game_settings()
+    db = tmp_path / "games.sqlite"
+    with Store(db) as store:
+        game_id = store.create_game(settings)
+        for seq, event in enumerate(reference.events):
+            store.append_event(game_id, event, reference.board_after(seq), seq, lettered_rows=True)
+    assert main(["analyse", "--game", str(game_id), "--db", str(db), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    racks = [e.rack for e in reference.events if e.rack and isinstance(e.move, Placement)]
+    assert len([t for t in data["turns"] if t["played"] != "-" and not t["played"].startswith("-")]) == len(racks)
+    assert data["record"] == f"game {game_id}" and all(t["best"] for t in data["turns"] if t["moves"])
+    assert main(["analyse"]) == 2  # neither a file nor --game: one line, input error
+    assert "give a GCG file or --game ID" in capsys.readouterr().err

@@ -8,11 +8,14 @@ import json
 from pathlib import Path
 
 from device import paths
+from device.errors import DeviceError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("analyse", help="a game's best available move at every turn, and each player's share")
-    parser.add_argument("record", type=Path, metavar="RECORD", help="a GCG file (move lines with racks)")
+    parser.add_argument("record", type=Path, nargs="?", metavar="RECORD", help="a GCG file (move lines with racks)")
+    parser.add_argument("--game", type=int, metavar="ID", help="a game saved on this device (see: ordvakt games list)")
+    parser.add_argument("--db", type=Path, metavar="PATH", help="with --game: the saved-games database")
     parser.add_argument("--after", type=int, default=0, metavar="N", help="skip the first N event lines")
     parser.add_argument("--top", type=int, default=1, metavar="K", help="best moves shown per turn (default 1)")
     parser.add_argument("--json", action="store_true", help="one JSON object: the turns and each player's share")
@@ -29,10 +32,22 @@ def run(args: argparse.Namespace) -> int:
     from engine.analysis import review_game
     from engine.lexicon.wordgraph import default_graph
 
-    result = replay_file(args.record, args)
-    game = result.game
+    if (args.record is None) == (args.game is None):
+        raise DeviceError("give a GCG file or --game ID (a game saved on this device), not both")
+    if args.game is not None:
+        from device.archive import load_game
+        from device.live.state import open_read_only
+
+        saved = load_game(open_read_only(args.db or paths.data_dir() / "games.sqlite"), args.game)
+        game = saved.game()
+        lettered = saved.settings.lettered_rows or args.lettered_rows
+        source = f"game {args.game}"
+    else:
+        result = replay_file(args.record, args)
+        game = result.game
+        lettered = result.record.lettered_rows or args.lettered_rows
+        source = str(args.record)
     lang = args.lang or game.rules.tileset.language
-    lettered = result.record.lettered_rows or args.lettered_rows
     graph = default_graph(paths.lexicon_dir(), lang)
     reviews = review_game(game, graph, top=max(1, args.top), after=max(0, args.after), lettered_rows=lettered)
     totals = {}
@@ -42,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         totals[game.players[player]] = (scored, possible)
     if args.json:
         print(json.dumps({
-            "record": str(args.record),
+            "record": source,
             "turns": [{
                 "turn": r.turn, "player": game.players[r.player], "rack": r.rack, "played": r.played,
                 "score": r.score, "moves": r.moves, "share": r.share, "unlisted": list(r.unlisted),
