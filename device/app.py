@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from device.config import Config, GameSettings
-from device.flow import Collaborators, EventKind, Flow, FlowEvent, State, event_from_action
+from device.flow import Flow
 from device.notify import Notifier, status_text
+from device.ports import Collaborators, EventKind, FlowEvent, GameFlow
 from device.store import Store, open_store
 from device.ui import view as v
 
@@ -59,33 +60,25 @@ def button_to_event(event: Any) -> FlowEvent | None:
     }.get(role)
 
 
-def load_renderer(size: tuple[int, int]) -> Any | None:
-    """The UI's ``Renderer(size, strings)`` when the UI package provides one."""
-    import importlib
+def load_renderer(size: tuple[int, int]) -> Any:
+    """The touchscreen's renderer at ``size`` with the strings files loaded."""
+    from device.ui.renderer import Renderer
+    from device.ui.strings import Strings
 
-    for name in ("device.ui.render", "device.ui.renderer", "device.ui"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        cls = getattr(module, "Renderer", None)
-        if cls is not None:
-            from device.ui.strings import Strings
-
-            return cls(size, Strings.load())
-    return None
+    return Renderer(size, Strings.load())
 
 
 @dataclass
 class App:
     """One loop over every input. ``inputs`` takes ButtonEvent, UiAction and FlowEvent values."""
 
-    flow: Flow
+    flow: GameFlow
     inputs: queue.Queue = field(default_factory=queue.Queue)
     notifier: Notifier = field(default_factory=Notifier)
     renderer: Any = None
     size: tuple[int, int] = (800, 480)
     pointer: str = "finger"
+    """Configured pointer ("finger" or "mouse"); the InputAdapter takes both (and skips SDL's mouse copies)."""
     display: bool = False
     """A pygame display is open: read its events and flip it."""
     on_view: Callable[[v.View, Any], None] | None = None
@@ -105,6 +98,10 @@ class App:
     """The game clock this app paused while a screen above the game is open (resumed when it closes)."""
     buzzer: Any = None
     """The real buzzer; the flows get None while muted."""
+    devices: list[Any] = field(default_factory=list)
+    """Hardware the app opened (buttons, camera, buzzer, LEDs): closed by :meth:`close`, last opened first."""
+    touch: Any = None
+    """The :class:`device.ui.input.InputAdapter` (one action per tap, on release; the tested path)."""
     _screen: Any = None
     _ready: bool = False
     _clock_saved: float = float("-inf")
@@ -138,9 +135,7 @@ class App:
         c.judge, c.reader = None, None
         ds = self._device_settings()
         flow = make_flow(kind, c, auto_accept_s=ds.auto_accept_s, language=ds.language)
-        if hasattr(flow, "s") and hasattr(flow.s, "notices"):
-            flow.s.notices.extend(self.notices)
-            flow.s.camera_lost = c.camera is None
+        flow.notices.extend(self.notices)
         return flow
 
     def _attach(self, settings: GameSettings) -> None:
@@ -151,7 +146,7 @@ class App:
         if judge is None:
             log.warning("no word list for %s, challenges are decided by the players: %s", settings.language, why)
             self._notice(v.Notice("warn.lexicon_missing", v.Severity.WARNING, why))
-        if c.camera is not None and settings.game in ("scrabble", "alfapet"):
+        if c.camera is not None and v.GameKind(settings.game).board_game:
             try:
                 from device.reading import VisionReader
 
@@ -189,14 +184,11 @@ class App:
         if self.buzzer is None and c.buzzer is not None:
             self.buzzer = c.buzzer
         c.buzzer = None if settings.mute else self.buzzer
-        if hasattr(self.flow, "language"):
-            self.flow.language = settings.language
-        if hasattr(self.flow, "auto_accept_s"):
-            self.flow.auto_accept_s = settings.auto_accept_s
+        self.flow.language = settings.language
+        self.flow.auto_accept_s = settings.auto_accept_s
 
     def _game_settings(self) -> GameSettings:
-        current = getattr(getattr(self.flow, "s", None), "settings", None)
-        return current if isinstance(current, GameSettings) else self.config.game
+        return self.flow.settings if self.flow.game_id is not None else self.config.game
 
     def open_screen(self, kind: v.ActionKind) -> None:
         """Open the settings, judge or calibration screen above the game."""
@@ -219,7 +211,7 @@ class App:
                                        notices=notices)
         elif kind is v.ActionKind.CALIBRATE:
             settings = self._game_settings()
-            game = settings if settings.game in ("scrabble", "alfapet") else GameSettings()
+            game = settings if v.GameKind(settings.game).board_game else GameSettings()
             layout = game.rules().layout.name
             self.overlay = CalibrationScreen(c.camera, data_dir=self.data_dir or Path("."), layout_name=layout,
                                              profile=self.board_profile(game), language=self.language, now=c.now,
@@ -235,9 +227,8 @@ class App:
     def _notice(self, notice: v.Notice) -> None:
         if all(n.key != notice.key for n in self.notices):
             self.notices.append(notice)
-        notices = getattr(getattr(self.flow, "s", None), "notices", None)
-        if notices is not None and all(n.key != notice.key for n in notices):
-            notices.append(notice)
+        if all(n.key != notice.key for n in self.flow.notices):
+            self.flow.notices.append(notice)
 
     def resume_game(self, game_id: int) -> bool:
         """Continue a stored game with the flow class of its stored kind; False (and the new-game form
@@ -269,9 +260,8 @@ class App:
     def open_new_game_form(self, message: v.Text | None = None) -> None:
         from device.games import NewGameForm
 
-        current = getattr(getattr(self.flow, "s", None), "settings", None)
-        has_game = getattr(getattr(self.flow, "s", None), "game_id", None) is not None
-        self.overlay = NewGameForm(current if has_game and current else self.config.game, language=self.language,
+        has_game = self.flow.game_id is not None
+        self.overlay = NewGameForm(self.flow.settings if has_game else self.config.game, language=self.language,
                                    can_go_back=has_game, message=message, notices=tuple(self.notices),
                                    profiles=self._profiles(), lexicons=self._lexicons())
 
@@ -307,7 +297,7 @@ class App:
 
     @property
     def language(self) -> str:
-        return getattr(self.flow, "language", self.config.ui.language)
+        return self.flow.language
 
     def view(self) -> v.View:
         """What the screen shows: the overlay's view when one is open, else the flow's."""
@@ -328,8 +318,7 @@ class App:
             if item.kind in (v.ActionKind.SETTINGS, v.ActionKind.JUDGE, v.ActionKind.CALIBRATE):
                 self.open_screen(item.kind)
                 return self.flow.state
-            convert = getattr(self.flow, "event_from_action", None) or event_from_action
-            event: FlowEvent | None = convert(item)
+            event: FlowEvent | None = self.flow.event_from_action(item)
         elif isinstance(item, FlowEvent):
             event = item
         else:
@@ -343,7 +332,7 @@ class App:
         except StoreError as exc:  # disk full, read-only, locked: the move was neither saved nor played
             self._notice(v.Notice("warn.database", v.Severity.ERROR, str(exc)))
             return self.flow.state
-        if self.overlay is None and self.flow.view().screen is v.Screen.NEW_GAME:
+        if self.overlay is None and self.flow.wants_new_game_form():
             self.open_new_game_form()  # the flow left its game (END -> NEW_GAME)
         return state
 
@@ -372,13 +361,10 @@ class App:
             self.open_new_game_form()
         elif result == "calibrate":
             self.open_screen(v.ActionKind.CALIBRATE)
-        elif hasattr(result, "handle") and hasattr(result, "view"):
-            self.overlay = result  # a screen to show again (the start draw's BACK: the form as it was)
         elif result == "back":
             self.overlay = None
             self._release_clock()
-            if getattr(self.flow, "state", None) is State.NEW_GAME and getattr(self.flow.s, "game", None):
-                self.flow.handle(FlowEvent(EventKind.BACK))
+            self.flow.back_from_new_game()
         elif isinstance(result, GameSettings):
             try:
                 from device.start_draw import start_draw_for  # issue 12: who starts, before the game
@@ -391,11 +377,19 @@ class App:
                 self.start_game(result)
             except (DeviceError, EngineError) as exc:
                 overlay.message = v.Text.of("msg.cannot_start", detail=str(exc))
+        elif not isinstance(result, str):
+            self.overlay = result  # a screen to show again (the start draw's BACK: the form as it was)
         return self.flow.state
 
     def _pygame_inputs(self) -> None:
+        """Window events: the development keys for the buttons, and touches through the InputAdapter (the path
+        the tests drive: an action on release over the same target, one per tap, synthesised mouse ignored)."""
         import pygame
 
+        if self.touch is None:
+            from device.ui.input import InputAdapter
+
+            self.touch = InputAdapter(self.renderer)
         for e in pygame.event.get():
             if e.type == pygame.QUIT:
                 self.running = False
@@ -403,30 +397,9 @@ class App:
                 name = pygame.key.name(e.key)
                 if name in KEYS:
                     self.inputs.put(KEYS[name])
-            elif self.renderer is not None and self._is_touch(e):
-                pos = self._touch_pos(e)
-                view = self.view()
-                action = self.renderer.hit(view, pos)
-                if action is not None:
-                    if hasattr(self.renderer, "apply"):
-                        action = self.renderer.apply(view, action)
-                    if action is not None:
-                        self.inputs.put(action)
-
-    def _is_touch(self, e: Any) -> bool:
-        import pygame
-
-        if self.pointer == "finger":
-            return e.type == pygame.FINGERDOWN
-        # SDL also turns a touch into a mouse event; those are marked as touch and skipped here.
-        return e.type == pygame.MOUSEBUTTONDOWN and not getattr(e, "touch", False)
-
-    def _touch_pos(self, e: Any) -> tuple[int, int]:
-        import pygame
-
-        if e.type == pygame.FINGERDOWN:
-            return (int(e.x * self.size[0]), int(e.y * self.size[1]))
-        return e.pos
+            elif self.renderer is not None:
+                for action in self.touch.handle(e, self.view()):
+                    self.inputs.put(action)
 
     def step(self, wait_s: float = 0.02) -> None:
         """One turn of the loop: inputs, clock, auto-accept, draw, watchdog."""
@@ -441,7 +414,7 @@ class App:
             pass
         self._poll_clock()
         self.flow.handle(FlowEvent(EventKind.TICK))
-        if self.overlay is not None and hasattr(self.overlay, "tick"):
+        if self.overlay is not None:
             self._overlay_result(self.overlay.tick(self._collaborators().now()))
         now = self._collaborators().now()
         if self._collaborators().clock is not None and now - self._clock_saved >= CLOCK_SAVE_S:
@@ -481,9 +454,23 @@ class App:
         return surface
 
     def run(self) -> None:
-        while self.running:
-            self.step()
-        self.notifier.stopping()
+        try:
+            while self.running:
+                self.step()
+        finally:
+            self.notifier.stopping()
+            self.close()
+
+    def close(self) -> None:
+        """Close the hardware this app opened (last opened first); the store is its opener's to close."""
+        import logging
+
+        while self.devices:
+            device = self.devices.pop()
+            try:
+                device.close()
+            except Exception as exc:  # closing must go on to the next device
+                logging.getLogger(__name__).warning("closing %r: %s", device, exc)
 
 
 def _flow_event_action(event: FlowEvent) -> v.UiAction | None:
@@ -582,7 +569,7 @@ def build(config: Config, *, headless: bool = False) -> tuple[App, Store]:
     else:
         app.open_new_game_form()
     app.open_display(fullscreen=config.ui.fullscreen and not headless, headless=headless)
-    app.buttons = buttons  # type: ignore[attr-defined]  # kept open for the app's lifetime
+    app.devices = [d for d in (buzzer, camera, buttons) if d is not None]  # closed by App.close
     return app, store
 
 

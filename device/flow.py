@@ -36,15 +36,25 @@ switches to the next player when the move is stored.
 from __future__ import annotations
 
 import enum
-import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from device.config import GameSettings
-from device.store import Store
+from device.ports import (  # noqa: F401 - the ports, importable from here as before
+    Buzzer,
+    Camera,
+    Collaborators,
+    EventKind,
+    FlowEvent,
+    GameFlow,
+    Judge,
+    MoveReader,
+    Reading,
+    ReadKind,
+    ReadTile,
+)
 from device.texts import error_text, problem_text
 from device.ui import view as v
 from device.ui.view import Text
@@ -76,112 +86,6 @@ class State(enum.Enum):
     END = "end"
 
 
-class EventKind(enum.Enum):
-    START = "start"
-    PLAYER_BUTTON = "player-button"
-    CONFIRM = "confirm"
-    CORRECT_TILE = "correct-tile"
-    SET_BLANK = "set-blank"
-    BACK = "back"
-    EXCHANGE = "exchange"
-    PASS = "pass"
-    MANUAL_ENTRY = "manual-entry"
-    MANUAL_MOVE = "manual-move"
-    CHALLENGE = "challenge"
-    OK = "ok"
-    UNDO = "undo"
-    END_GAME = "end-game"
-    RACK = "rack"
-    TICK = "tick"
-    CAMERA_LOST = "camera-lost"
-    NEW_GAME = "new-game"
-    PAUSE = "pause"
-    RESUME = "resume"
-
-
-@dataclass(frozen=True)
-class FlowEvent:
-    """Something that happened: a button, a touch's meaning, a clock tick. ``kind`` is an
-    :class:`EventKind`, or another flow's own enum (the word games' ``Action``)."""
-
-    kind: enum.Enum
-    player: int | None = None
-    square: Square | None = None
-    letter: str = ""
-    text: str = ""
-    #: Extra fields a kind needs (a steal's victim and old word).
-    data: Mapping[str, Any] = field(default_factory=dict, hash=False)
-
-
-# -- collaborators -----------------------------------------------------------------------------------
-
-class Camera(Protocol):
-    def best_still(self, timeout_s: float = 1.0) -> Any: ...
-
-
-@dataclass(frozen=True)
-class ReadTile:
-    square: Square
-    letter: str
-    """``"?"`` for a blank whose letter the player must give."""
-    blank: bool = False
-    candidates: tuple[tuple[str, float], ...] = ()
-    """Top letters when the reading was unsure (best first); empty when sure."""
-
-
-class ReadKind(enum.Enum):
-    PLACEMENT = "placement"
-    WITHDRAWAL = "withdrawal"
-    """The last placement's tiles were taken back (a phony), perhaps with the next placement (``tiles``)."""
-    UNCHANGED = "unchanged"
-    UNUSABLE = "unusable"
-    """Covered, no board, or a conflict the player has to sort out by hand."""
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What the move reader made of a frame, in the flow's terms."""
-
-    kind: ReadKind
-    tiles: tuple[ReadTile, ...] = ()
-    messages: tuple[str, ...] = ()
-    confident: bool = False
-    removed: tuple[Square, ...] = ()
-    token: Any = None
-    """Reader-private data handed back to :meth:`MoveReader.learn` after confirmation."""
-
-
-class MoveReader(Protocol):
-    def read(self, frame: Any, game: Game) -> Reading: ...
-
-    def learn(self, reading: Reading, placement: Placement) -> None: ...
-
-
-class Judge(Protocol):
-    def judge_play(self, words: Any) -> Any: ...
-
-
-class Buzzer(Protocol):
-    def play(self, pattern: Any, *, wait: bool = False) -> None: ...
-
-
-@dataclass
-class Collaborators:
-    store: Store
-    clock: Any = None
-    """An engine.clocks.ChessClock, or None (no clock)."""
-    camera: Camera | None = None
-    reader: MoveReader | None = None
-    judge: Judge | None = None
-    buzzer: Buzzer | None = None
-    now: Callable[[], float] = time.monotonic
-    export_dir: Path | None = None
-    photo_saver: Callable[[int, Any], str | None] | None = None
-    """Saves the frame of event number ``seq``; returns its path for the JSON record."""
-    photo_archive: Any = None
-    """A :class:`device.archive.PhotoArchive`: ``keep(game_id, seq, frame)`` (used instead of ``photo_saver``)."""
-
-
 # -- the pending move on the confirm screen ------------------------------------------------------------
 
 @dataclass
@@ -203,8 +107,10 @@ class Pending:
     """Alfapet: squares whose letter lies on an arrow tile (the word bends there)."""
     direction: Direction | None = None
     """The direction the move was typed in (needed for bent and stop-tile words)."""
+    built: Placement | None = None
+    """The placement as built and checked once per change (None while it cannot be built or breaks a rule)."""
     scored: Any = None
-    """The placement as built, checked and scored once per change (an engine ScoredPlacement), or None."""
+    """Its engine ScoredPlacement (words and points), from the same single pass."""
     revision: int = 0
     """Counts the changes (the view of the proposal is rebuilt only when it changes)."""
 
@@ -267,6 +173,33 @@ class Flow:
     def game(self) -> Game:
         assert self.s.game is not None, "no game in progress"
         return self.s.game
+
+    # -- the GameFlow interface (device.ports) -------------------------------------------------------------
+    @property
+    def kind(self) -> v.GameKind:
+        return v.GameKind(self.s.settings.game)
+
+    @property
+    def game_id(self) -> int | None:
+        return self.s.game_id
+
+    @property
+    def settings(self) -> GameSettings:
+        return self.s.settings
+
+    @property
+    def notices(self) -> list[v.Notice]:
+        return self.s.notices
+
+    def event_from_action(self, action: v.UiAction) -> FlowEvent | None:
+        return event_from_action(action)
+
+    def wants_new_game_form(self) -> bool:
+        return self.s.state is State.NEW_GAME
+
+    def back_from_new_game(self) -> None:
+        if self.s.state is State.NEW_GAME and self.s.game is not None:
+            self.handle(FlowEvent(EventKind.BACK))
 
     def new_game(self, settings: GameSettings, *, meta: Mapping[str, Any] | None = None) -> int:
         game_id = self.c.store.create_game(settings, meta=meta)
@@ -422,7 +355,7 @@ class Flow:
         pending = self.s.pending
         assert pending is not None
         problems: list[Text] = []
-        pending.scored = None
+        pending.built = pending.scored = None
         pending.revision += 1
         if pending.withdraw and not pending.tiles:
             pending.problems = ()
@@ -435,7 +368,7 @@ class Flow:
                 placement = pending.placement(base)
                 problems.extend(problem_text(p) for p in base.validate(placement))
                 if not problems:
-                    pending.scored = base.score(placement)
+                    pending.built, pending.scored = placement, base.score(placement)
                 if not problems and base.rules.challenge_rule is ChallengeRule.VOID:
                     problems.extend(self._void_problems(pending.scored))
             except EngineError as exc:
@@ -479,8 +412,7 @@ class Flow:
     def _confirm(self, event: FlowEvent) -> State:
         pending = self.s.pending
         assert pending is not None
-        self._check_pending()
-        if pending.problems:
+        if pending.problems:  # checked when the move last changed
             self.s.message = pending.problems[0]
             return State.CONFIRM
         extra: dict[str, Any] = {"source": pending.source}
@@ -493,8 +425,10 @@ class Flow:
             if not pending.tiles:  # only the phony came off: the same player is still to move
                 self.s.pending = None
                 return State.PLAYING
-        placement = pending.placement(self.game)
-        self._record(placement, player=pending.player, extra=extra)
+        placement = pending.built
+        assert placement is not None
+        # Built and checked once when the move last changed (against this board): stored without a second check.
+        self._record(placement, player=pending.player, check=False, extra=extra)
         if pending.reading is not None and self.c.reader is not None:
             self.c.reader.learn(pending.reading, placement)
         return self._after_turn(pending.player)
@@ -819,10 +753,6 @@ class Flow:
             final=static.final,
             paused=paused and s.state is State.PLAYING,
         )
-
-    @property
-    def kind(self) -> v.GameKind:
-        return v.GameKind(self.s.settings.game)
 
     def _static_view(self) -> _StaticView:
         """The parts of the view that change only with the game (cached on the events and the pending move)."""

@@ -7,33 +7,21 @@
 path, when first asked for; if such a module is missing or fails to import, :class:`GameUnavailable`
 says so (the app shows it as a message and stays on the new-game form: never a crash).
 
-The interface every flow class implements (the app uses nothing else)::
-
-    class SomeFlow:
-        def __init__(self, collaborators: device.flow.Collaborators, *,
-                     auto_accept_s: float, language: str) -> None: ...
-        state: <its state enum>            # property; the app only compares it, never interprets it
-        def new_game(self, settings: device.config.GameSettings,
-                     meta: Mapping[str, Any] | None = None) -> int:   # store.create_game(...), returns the id
-        def resume(self, game_id: int) -> None         # rebuild from store.load(game_id); clocks paused
-        def handle(self, event: device.flow.FlowEvent) -> State   # one transition; unknown events ignored
-        def view(self) -> device.ui.view.View          # what the screen shows now
-        def save_clock(self) -> None                   # store the clock readings (called every few s)
-        def resume_clock(self) -> None                 # restart clocks restored paused
+Every flow class implements :class:`device.ports.GameFlow` (the app uses nothing else) and is built as
+``cls(collaborators, auto_accept_s=..., language=...)``.
 
 Conventions shared by all flows:
 
 * ``collaborators.store`` is the one :class:`device.store.Store`; a game's kind is
   ``settings.game`` (stored in the ``games.kind`` column), which is how the app picks the class
   when it resumes the unfinished game (``Store.kind(game_id)``).
-* The app turns touches into :class:`~device.flow.FlowEvent` with
-  :func:`device.flow.event_from_action`, or, when the flow class has a method
-  ``event_from_action(action) -> FlowEvent | None``, with that (so a flow can accept
-  Ordskifte/Keywords actions: put what you need in ``FlowEvent.text``/``player``/``data``).
+* The app turns touches into :class:`~device.ports.FlowEvent` with the flow's own
+  ``event_from_action(action)`` (so a flow can accept Ordskifte/Keywords actions: put what you need in
+  ``FlowEvent.text``/``player``/``data``).
 * The app owns the new-game form (:class:`NewGameForm`, below): the ``NEW_GAME`` touch never reaches
   a flow. On START it builds the flow class of the chosen kind over the same collaborators and calls
-  ``new_game(settings)``. A flow whose ``view().screen`` becomes ``Screen.NEW_GAME`` after an event
-  also makes the app show the form.
+  ``new_game(settings)``. A flow whose ``wants_new_game_form()`` becomes true after an event
+  makes the app show the form; closing it calls ``back_from_new_game()``.
 * The app also owns the settings, word-judge and calibration screens (``device.overlays``); while
   one is open the flow receives only TICK events.
 * TICK events arrive about 50 times a second; PAUSE/RESUME stop and restart the clocks.
@@ -43,63 +31,55 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from device.config import CHALLENGE_RULES, GAMES, RACK_SIZES, GameSettings
 from device.errors import ConfigError, GameUnavailable
+from device.ports import GameFlow
 from device.ui import view as v
 
 #: kind -> "module:Class"; modules load only when that kind is played.
-FLOW_CLASSES: Mapping[str, str] = {
-    "scrabble": "device.flow:Flow",
-    "alfapet": "device.flow:Flow",
-    "ordskifte": "device.ordskifte_flow:OrdskifteFlow",
-    "keywords": "device.keywords_flow:KeywordsFlow",
+FLOW_CLASSES: Mapping[v.GameKind, str] = {
+    v.GameKind.SCRABBLE: "device.flow:Flow",
+    v.GameKind.ALFAPET: "device.flow:Flow",
+    v.GameKind.ORDSKIFTE: "device.ordskifte_flow:OrdskifteFlow",
+    v.GameKind.KEYWORDS: "device.keywords_flow:KeywordsFlow",
 }
 
 #: Kinds in the order the new-game form offers them.
-KINDS: tuple[str, ...] = tuple(FLOW_CLASSES)
+KINDS: tuple[v.GameKind, ...] = tuple(FLOW_CLASSES)
 
 
-class GameFlow(Protocol):
-    """What the app needs of a flow (see the module docstring)."""
-
-    @property
-    def state(self) -> Any: ...
-
-    def new_game(self, settings: Any, meta: Mapping[str, Any] | None = None) -> int: ...
-
-    def resume(self, game_id: int) -> None: ...
-
-    def handle(self, event: Any) -> Any: ...
-
-    def view(self) -> Any: ...
-
-    def save_clock(self) -> None: ...
-
-    def resume_clock(self) -> None: ...
+def game_kind(kind: v.GameKind | str) -> v.GameKind:
+    """``kind`` as the enum (a stored or configured game is its value); raises GameUnavailable when unknown."""
+    try:
+        return v.GameKind(kind)
+    except ValueError:
+        raise GameUnavailable(f"game {kind!r} is unknown; expected one of "
+                              f"{', '.join(k.value for k in KINDS)}") from None
 
 
-def flow_class_for(kind: str) -> type:
+def flow_class_for(kind: v.GameKind | str) -> type[GameFlow]:
     """The flow class that plays ``kind``; raises :class:`GameUnavailable` with the reason."""
+    kind = game_kind(kind)
     target = FLOW_CLASSES.get(kind)
     if target is None:
-        raise GameUnavailable(f"game {kind!r} is unknown; expected one of {', '.join(KINDS)}")
+        raise GameUnavailable(f"game {kind.value!r} has no flow in this version; choose another game")
     module_name, _, class_name = target.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise GameUnavailable(
-            f"game {kind!r} is not available in this version ({module_name} cannot be imported: {exc}); "
+            f"game {kind.value!r} is not available in this version ({module_name} cannot be imported: {exc}); "
             "choose another game") from None
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
-        raise GameUnavailable(f"game {kind!r} is not available: {module_name} has no class {class_name}; "
+        raise GameUnavailable(f"game {kind.value!r} is not available: {module_name} has no class {class_name}; "
                               "choose another game")
     return cls
 
 
-def available(kind: str) -> bool:
+def available(kind: v.GameKind | str) -> bool:
     """True when ``kind`` can be played (its flow module imports)."""
     try:
         flow_class_for(kind)
@@ -189,16 +169,16 @@ class NewGameForm:
         }
         if game in RACK_SIZES:
             table["rack_size"] = int(self.values["rack_size"])
-        if game in ("scrabble", "alfapet"):
+        if v.GameKind(game).board_game:
             table["challenge_rule"] = self.values["challenge_rule"]
         if game in TIMER_SECONDS:
             table["timer_seconds"] = int(self.values["timer_seconds"])
-        if game == "keywords":
+        if v.GameKind(game) is v.GameKind.KEYWORDS:
             table["target_score"] = int(self.values["target_score"])
         settings = GameSettings.from_dict(table, "new game")
         if not 2 <= len(settings.players) <= MAX_PLAYERS.get(game, 4):
             raise ConfigError(f"players {names!r}: {game} needs 2 to {MAX_PLAYERS.get(game, 4)} players")
-        if game in ("scrabble", "alfapet"):
+        if v.GameKind(game).board_game:
             try:
                 settings.rules()
             except Exception as exc:  # engine data errors: the combination has no rules
@@ -206,6 +186,9 @@ class NewGameForm:
         return settings
 
     # -- events --------------------------------------------------------------------------------------
+    def tick(self, now: float) -> None:
+        """Nothing runs on a clock here (every screen above the game has ``tick``)."""
+
     def handle(self, action: v.UiAction) -> GameSettings | str | None:
         kind = action.kind
         if kind is v.ActionKind.BACK:
@@ -242,7 +225,7 @@ class NewGameForm:
     # -- view ----------------------------------------------------------------------------------------
     def options(self) -> tuple[v.Option, ...]:
         game = self.values["game"]
-        board = game in ("scrabble", "alfapet")
+        board = v.GameKind(game).board_game
         val = self.values
         lexicons = ("",) + self.lexicons.get(val["language"], ())
         opts = [
@@ -268,7 +251,7 @@ class NewGameForm:
             v.Option("timer_seconds", "option.seconds", val["timer_seconds"],
                      tuple(v.Choice(t, t) for t in TIMER_SECONDS.get(game, ("",))), enabled=game in TIMER_SECONDS),
             v.Option("target_score", "option.target", val["target_score"],
-                     tuple(v.Choice(t, t) for t in TARGETS), enabled=game == "keywords"),
+                     tuple(v.Choice(t, t) for t in TARGETS), enabled=v.GameKind(game) is v.GameKind.KEYWORDS),
             v.Option("challenge_rule", "option.challenge_rule", val["challenge_rule"],
                      tuple(v.Choice(r, "", RULE_KEYS[r]) for r in CHALLENGE_RULES),
                      enabled=board),

@@ -35,7 +35,6 @@ from device.word_games import Action, JudgeWords, TimedWordGameFlow, buzz, clock
 from engine.errors import EngineError
 from engine.keywords import ROUND_SECONDS, KeywordsMatch, score_round
 
-KIND = "keywords"
 WARN_MS = 5_000
 
 
@@ -54,13 +53,14 @@ class KeywordsFlow(TimedWordGameFlow):
     """The Keywords state machine; the interface is the one ``device.games`` documents."""
 
     NEW_GAME_STATE = State.NEW_GAME
+    KIND = v.GameKind.KEYWORDS
 
     def __init__(self, collaborators: Collaborators, *, auto_accept_s: float = 3.0, language: str = "en") -> None:
         self.c = collaborators
         self.language = language
         self._state = State.NEW_GAME
         self.game_id: int | None = None
-        self.settings = GameSettings(game=KIND, clock="round")
+        self.settings = GameSettings(game=v.GameKind.KEYWORDS.value, clock="round")
         self.meta: dict[str, Any] = {}
         self.match: KeywordsMatch | None = None
         self.entries = _empty_entries()
@@ -238,7 +238,7 @@ class KeywordsFlow(TimedWordGameFlow):
     # -- the view -----------------------------------------------------------------------------------
     def view(self) -> v.View:
         if self._state is State.NEW_GAME or self.match is None:
-            return v.View(v.Screen.NEW_GAME, language=self.language, game=v.GameKind.KEYWORDS,
+            return v.View(v.Screen.NEW_GAME, language=self.language, game=self.KIND,
                           warnings=tuple(self.notices))
         match = self.match
         totals = match.totals
@@ -261,7 +261,7 @@ class KeywordsFlow(TimedWordGameFlow):
         round_no = len(match.round_scores) + (0 if self._state is State.MATCH_OVER else 1)
         keywords = v.KeywordsView(tuple(players), round_no, phase, timer, match.target, match.rounds)
         return v.View(
-            v.Screen.KEYWORDS, language=self.language, game=v.GameKind.KEYWORDS,
+            v.Screen.KEYWORDS, language=self.language, game=self.KIND,
             players=tuple(v.PlayerView(p.name, p.total, to_move=timer is not None and timer.player == i)
                           for i, p in enumerate(players)),
             clock_mode=v.ClockMode.ROUND, timer=timer, keywords=keywords, warnings=tuple(self.notices),

@@ -44,7 +44,6 @@ from engine.ordskifte import (
 )
 from engine.ordskifte import EventKind as GameEventKind
 
-KIND = "ordskifte"
 LANGUAGE = "nb"
 DEFAULT_TIMER_S = 60
 WARN_MS = 10_000
@@ -70,13 +69,14 @@ class OrdskifteFlow(TimedWordGameFlow):
     """The Ordskifte state machine; the interface is the one ``device.games`` documents."""
 
     NEW_GAME_STATE = State.NEW_GAME
+    KIND = v.GameKind.ORDSKIFTE
 
     def __init__(self, collaborators: Collaborators, *, auto_accept_s: float = 3.0, language: str = "nb") -> None:
         self.c = collaborators
         self.language = language
         self._state = State.NEW_GAME
         self.game_id: int | None = None
-        self.settings = GameSettings(game=KIND, language=LANGUAGE, clock="turn")
+        self.settings = GameSettings(game=v.GameKind.ORDSKIFTE.value, language=LANGUAGE, clock="turn")
         self.meta: dict[str, Any] = {}
         self.game: OrdskifteGame | None = None
         self.seq = 0
@@ -359,7 +359,7 @@ class OrdskifteFlow(TimedWordGameFlow):
         names = list(self.settings.players)
         game = self.game
         if self._state is State.NEW_GAME:
-            return v.View(v.Screen.NEW_GAME, language=self.language, game=v.GameKind.ORDSKIFTE,
+            return v.View(v.Screen.NEW_GAME, language=self.language, game=self.KIND,
                           warnings=tuple(self.notices))
         rails = game.rails if game is not None else [[] for _ in names]
         pending = self._disputable()
@@ -385,7 +385,7 @@ class OrdskifteFlow(TimedWordGameFlow):
         )
         screen = v.Screen.END if self._state is State.END else v.Screen.ORDSKIFTE
         return v.View(
-            screen, language=self.language, game=v.GameKind.ORDSKIFTE, players=player_views,
+            screen, language=self.language, game=self.KIND, players=player_views,
             clock_mode=v.ClockMode.TURN, timer=timer, ordskifte=ordskifte, warnings=tuple(self.notices),
             message=self.message, winner=winners, can_undo=False,
             message_severity=v.Severity.INFO if self.message == self._info else v.Severity.ERROR,

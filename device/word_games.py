@@ -9,8 +9,8 @@ import enum
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from device.flow import Collaborators, EventKind, FlowEvent
 from device.flow import event_from_action as board_event_from_action
+from device.ports import Collaborators, EventKind, FlowEvent
 from device.ui import view as v
 from engine.errors import EngineError
 
@@ -97,11 +97,30 @@ class TimedWordGameFlow:
     ``transitions``: {(state, event kind): handler returning the next state}; pairs not listed are ignored."""
 
     NEW_GAME_STATE: ClassVar[enum.Enum]
+    KIND: ClassVar[v.GameKind]
     transitions: ClassVar[Mapping[tuple[enum.Enum, Any], Callable[[Any, Any], Any]]] = {}
     c: Collaborators
     game_id: int | None
     message: v.Text | None
+    notices: list[v.Notice]
+    settings: Any
+    language: str
+    auto_accept_s: float = 0.0
+    """Unused (nothing is auto-accepted in the word games); part of the GameFlow interface."""
     _state: Any
+    _before_new_game: Any = None
+
+    @property
+    def kind(self) -> v.GameKind:
+        return self.KIND
+
+    def wants_new_game_form(self) -> bool:
+        return self._state is self.NEW_GAME_STATE
+
+    def back_from_new_game(self) -> None:
+        """Back from the new-game form to where the game was (if one is on)."""
+        if self._state is self.NEW_GAME_STATE and self._before_new_game is not None:
+            self._state, self._before_new_game = self._before_new_game, None
 
     @property
     def state(self) -> Any:
@@ -147,4 +166,5 @@ class TimedWordGameFlow:
         return self._state
 
     def _to_new_game(self, event: Any) -> Any:
+        self._before_new_game = self._state
         return self.NEW_GAME_STATE

@@ -30,6 +30,7 @@ from device.flow import (  # noqa: E402
 )
 from device.store import Store  # noqa: E402
 from device.ui import view as v  # noqa: E402
+from device.ui.renderer import Renderer  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.moves import Exchange, Pass, Placement, RackPoints, Withdraw  # noqa: E402
 from hardware.buttons import MockButtons  # noqa: E402
@@ -128,8 +129,11 @@ def _square_pos(renderer, square) -> tuple[int, int]:
 
 
 def _touch(app: App, pos: tuple[int, int]) -> None:
+    """A finger down and up on ``pos``: the kiosk acts on the release (a resting finger does nothing)."""
     w, h = app.size
     pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=pos[0] / w, y=pos[1] / h, finger_id=0, touch_id=0))
+    app.step(0)
+    pygame.event.post(pygame.event.Event(pygame.FINGERUP, x=pos[0] / w, y=pos[1] / h, finger_id=0, touch_id=0))
     app.step(0)
 
 
@@ -354,6 +358,86 @@ def test_four_players_end_by_entering_racks(tmp_path: Path) -> None:
     assert flow.state is State.END
     assert flow.game.scores == [29, -20, 0, -1]
     assert [Path(p).suffix for p in flow.view().export_paths] == [".json"]  # GCG is two-player only
+
+
+def test_end_racks_step_refuses_a_letter_not_in_the_set_and_the_final_screen_takes_scores_apart(
+        tmp_path: Path) -> None:
+    settings = GameSettings(language="en", players=("Ann", "Bo", "Cy"), clock="none")
+    flow = make_flow(tmp_path, settings=settings)
+    flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, 0))
+    flow.handle(FlowEvent(EventKind.MANUAL_MOVE, text="8D WHEAT"))
+    flow.handle(FlowEvent(EventKind.CONFIRM))
+    assert flow.handle(FlowEvent(EventKind.END_GAME)) is State.END_RACKS
+    view = flow.view()
+    # Whose rack, how many tiles, and the unseen pool (every tile not on the board).
+    assert view.screen is v.Screen.END_RACKS and view.racks.player == 0 and view.racks.left == 3
+    assert view.racks.rack_count == 7 and len(view.racks.unseen) == 100 - 5 and view.racks.unseen.count("W") == 1
+    # A letter the English set lacks is refused with a message, never counted as 0; nothing is stored.
+    assert flow.handle(FlowEvent(EventKind.RACK, text="QÅ")) is State.END_RACKS
+    assert flow.view().message == v.Text.of("msg.rack_letter", letter="Å") and flow.view().racks.player == 0
+    # More copies than are unseen (one Z in the set) is refused too.
+    flow.handle(FlowEvent(EventKind.RACK, text="ZZ"))
+    assert flow.view().message == v.Text.of("msg.rack_not_unseen", letter="Z", count=1)
+    for rack in ("Q", "Z", "?"):
+        flow.handle(FlowEvent(EventKind.RACK, text=rack))
+    assert flow.state is State.END and flow.game.scores == [30 - 10, -10, 0]
+    final = flow.view().final
+    assert [(line.moves, line.rack, line.time, line.total) for line in final.lines] == [
+        (30, -10, 0, 20), (0, -10, 0, -10), (0, 0, 0, 0)]
+    assert [line.rack_tiles for line in final.lines] == ["Q", "Z", "?"]
+    assert final.reason == v.Text("end.reason.agreed")  # the players ended it and entered their racks
+    assert flow.view().winner == (0,)
+
+
+def test_a_proposal_on_screen_is_built_checked_and_scored_once_not_per_frame(tmp_path: Path, monkeypatch) -> None:
+    """50 frames a second of the confirm screen cost no engine work: the view is rebuilt only on change."""
+    from engine.game import Game
+
+    calls = {"score": 0, "validate": 0}
+    for name in calls:
+        original = getattr(Game, name)
+
+        def counting(self, *args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(Game, name, counting)
+    camera = IndexCamera()
+    flow = make_flow(tmp_path, reader=ScriptedReader(confident=False), camera=camera)
+    renderer = Renderer((800, 480))
+    flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, 0))
+    assert flow.state is State.CONFIRM and calls == {"score": 1, "validate": 1}
+    for _ in range(100):  # two seconds of frames: tick, view, draw
+        flow.handle(FlowEvent(EventKind.TICK))
+        renderer.render(flow.view())
+    assert calls == {"score": 1, "validate": 1}
+    square = REF.events[0].move.letter_tiles[0].square
+    flow.handle(FlowEvent(EventKind.CORRECT_TILE, square=square, letter=REF.events[0].move.letter_tiles[0].letter))
+    for _ in range(100):
+        flow.handle(FlowEvent(EventKind.TICK))
+        renderer.render(flow.view())
+    assert calls == {"score": 2, "validate": 2}  # one more pass for the one change
+    flow.handle(FlowEvent(EventKind.CONFIRM))
+    assert flow.game.scores == [16, 0] and calls["validate"] == 2  # stored without checking it again
+
+
+def test_a_resting_finger_does_nothing_the_kiosk_acts_on_release(tmp_path: Path) -> None:
+    """The kiosk's touch path is the InputAdapter's: a finger put down on DONE and left there ends no turn."""
+    flow = make_flow(tmp_path)
+    app = App(flow, size=(800, 480))
+    app.open_display(headless=True)
+    app.renderer = load_renderer(app.size)
+    app.draw()
+    done = _hot_centre(app.renderer, v.ActionKind.PLAYER_BUTTON)
+    w, h = app.size
+    pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=done[0] / w, y=done[1] / h, finger_id=0, touch_id=0))
+    for _ in range(5):
+        app.step(0)
+    assert flow.state is State.PLAYING
+    pygame.event.post(pygame.event.Event(pygame.FINGERUP, x=done[0] / w, y=done[1] / h, finger_id=0, touch_id=0))
+    app.step(0)
+    assert flow.state is State.MANUAL_ENTRY  # no camera: the move is typed
+    app.close()
 
 
 def test_app_maps_buttons_once_and_pings_the_watchdog(tmp_path: Path) -> None:

@@ -134,7 +134,7 @@ def test_registry_gives_a_flow_class_per_kind_and_refuses_unknown_ones(monkeypat
             assert cls.__module__ == f"device.{kind}_flow"
     with pytest.raises(GameUnavailable, match="'chess' is unknown"):
         games.flow_class_for("chess")
-    monkeypatch.setitem(games.FLOW_CLASSES, "ordskifte", "device.no_such_flow:OrdskifteFlow")
+    monkeypatch.setitem(games.FLOW_CLASSES, v.GameKind.ORDSKIFTE, "device.no_such_flow:OrdskifteFlow")
     with pytest.raises(GameUnavailable, match="not available.*choose another game"):
         games.flow_class_for("ordskifte")
     assert not games.available("ordskifte")
@@ -225,7 +225,7 @@ def test_a_game_of_another_kind_switches_the_flow_and_resumes_by_its_stored_kind
 
 
 def test_an_unavailable_kind_is_a_message_not_a_crash(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setitem(games.FLOW_CLASSES, "ordskifte", "device.no_such_flow:OrdskifteFlow")
+    monkeypatch.setitem(games.FLOW_CLASSES, v.GameKind.ORDSKIFTE, "device.no_such_flow:OrdskifteFlow")
     app = new_app(tmp_path)
     set_option(app, "game", "ordskifte")
     view = app.view()
