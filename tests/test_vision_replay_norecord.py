@@ -173,3 +173,20 @@ def test_light_letters_on_dark_tiles_read_like_dark_letters_on_light_ones():
         assert glyph.image is not None, sq
         read += r.classifier.classify(glyph).letter == tile.symbol
     assert read >= 0.9 * len(reading.tiles) and len(reading.tiles) >= 20
+
+
+def test_tiles_accepts_a_tile_set_file_checked_like_the_built_in_ones(tmp_path, capsys):
+    from device.cli import main
+
+    builtin = Path(__file__).resolve().parents[1] / "engine" / "data" / "tilesets" / "scrabble-de.toml"
+    mine = tmp_path / "my-edition.toml"
+    mine.write_text(builtin.read_text(encoding="utf-8").replace('name = "scrabble-de"', 'name = "my-edition"'),
+                    encoding="utf-8")
+    photo = str(DATA / "game01" / "image-3.jpg")
+    assert main(["read", photo, "--tiles", str(mine)]) == 0
+    assert "MÖSE" in capsys.readouterr().out
+    broken = tmp_path / "broken.toml"
+    broken.write_text('name = "x"\ngame = "scrabble"\nlanguage = "de"\n[tiles]\n"ab" = [1, 1]\n', encoding="utf-8")
+    assert main(["read", photo, "--tiles", str(broken)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "broken.toml" in err[0] and "'ab'" in err[0]
