@@ -31,22 +31,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
-import numpy as np  # noqa: E402
 
 from vision.errors import BoardNotFound  # noqa: E402
 from vision.locate import locate_structure  # noqa: E402
-from vision.synthetic import STYLES, render_scene  # noqa: E402
+from vision.synthetic import STYLES, corner_error, render_scene  # noqa: E402
 
 TRUTH = ROOT / "tests" / "data" / "jheidel" / "truth.toml"
 JHEIDEL = ROOT.parent / "shared" / "data" / "photos" / "jheidel"
 WITHIN = 0.25
-
-
-def corner_error(found: np.ndarray, truth: np.ndarray, grid: int) -> float:
-    """Largest corner distance in cells, under the best of the four corner namings."""
-    truth = np.asarray(truth, np.float64)
-    cell = np.mean([np.linalg.norm(truth[(i + 1) % 4] - truth[i]) for i in range(4)]) / grid
-    return min(float(np.abs(np.roll(found, -k, axis=0) - truth).max()) for k in range(4)) / cell
 
 
 def kind_of(error: float | None, grid_ok: bool) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from device.cli import main
-from vision.synthetic import background, render_scene
+from vision.synthetic import background, corner_error, render_scene
 
 EMPTY15 = ["." * 15] * 15
 EMPTY17 = ["." * 17] * 17
@@ -21,19 +21,13 @@ def _photo(tmp_path, name, image):
     return path
 
 
-def _error_cells(found, truth, grid) -> float:
-    found, truth = np.asarray(found, float), np.asarray(truth, float)
-    cell = np.mean([np.linalg.norm(truth[(i + 1) % 4] - truth[i]) for i in range(4)]) / grid
-    return min(float(np.abs(np.roll(found, -k, axis=0) - truth).max()) for k in range(4)) / cell
-
-
 def test_locate_prints_the_grid_corners_as_json(tmp_path, capsys):
     scene = render_scene(12, style="classic")
     photo = _photo(tmp_path, "board.png", scene.image)
     assert main(["locate", str(photo), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["grid"] == 15 and len(out["corners"]) == 4
-    assert _error_cells(out["corners"], scene.truth.corners, 15) <= 0.25
+    assert corner_error(out["corners"], scene.truth.corners, 15) <= 0.25
     # Clockwise on screen: the signed area of the corner polygon (y down) is positive.
     c = np.array(out["corners"])
     assert 0.5 * np.sum(c[:, 0] * np.roll(c[:, 1], -1) - np.roll(c[:, 0], -1) * c[:, 1]) > 0
@@ -52,7 +46,7 @@ def test_read_json_gives_grid_corners_and_rows(tmp_path, capsys):
     assert main(["read", str(photo), "--json", "--profile", "classic-scrabble", "--tiles", "en"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["grid"] == 15 and len(out["rows"]) == 15 and all(len(r) == 15 for r in out["rows"])
-    assert _error_cells(out["corners"], scene.truth.corners, 15) <= 0.25
+    assert corner_error(out["corners"], scene.truth.corners, 15) <= 0.25
     assert set("".join(out["rows"])) <= set(".?#ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 

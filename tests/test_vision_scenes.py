@@ -13,19 +13,12 @@ from vision.errors import BoardNotFound
 from vision.find import find_grid
 from vision.locate import Locator, locate_structure
 from vision.profile import load_profile
-from vision.synthetic import BOARD_STYLES, background, render_scene, synthetic_game
+from vision.synthetic import BOARD_STYLES, background, corner_error, render_scene, synthetic_game
 
 TRUTH = Path(__file__).parent / "data" / "jheidel" / "truth.toml"
 JHEIDEL = Path(__file__).resolve().parents[2] / "shared" / "data" / "photos" / "jheidel"
 GCG = Path(__file__).resolve().parents[2] / "shared" / "data" / "gcg" / "woogles"
 SMALL = (800, 600)
-
-
-def corner_error(found: np.ndarray, truth: np.ndarray, grid: int) -> float:
-    """Largest corner distance in cells under the best of the four corner namings."""
-    truth = np.asarray(truth, np.float64)
-    cell = np.mean([np.linalg.norm(truth[(i + 1) % 4] - truth[i]) for i in range(4)]) / grid
-    return min(float(np.abs(np.roll(found, -k, axis=0) - truth).max()) for k in range(4)) / cell
 
 
 def test_a_seed_always_gives_the_same_scene_and_its_truth_is_consistent():

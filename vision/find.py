@@ -169,7 +169,8 @@ def refine_grid(work_grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int
         right = ((xt + n * pt, c_near), (xb + n * pb, c_far))
         top = ((c_near, yl), (c_far, yr))
         bottom = ((c_near, yl + n * ql), (c_far, yr + n * qr))
-        canon = np.float32([_cross(left, top), _cross(right, top), _cross(right, bottom), _cross(left, bottom)])
+        canon = np.float32([cross_point(left, top), cross_point(right, top), cross_point(right, bottom),
+                            cross_point(left, bottom)])
         corners = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(hom)).reshape(4, 2)
     return corners.astype(np.float32), contrast
 
@@ -191,7 +192,8 @@ def fit_near(profile: np.ndarray, n: int, start: float, pitch: float) -> tuple[f
     return float(st[best]), float(p[best]), float(score[best])
 
 
-def _cross(a: tuple, b: tuple) -> tuple[float, float]:
+def cross_point(a: tuple, b: tuple) -> tuple[float, float]:
+    """Intersection of the line through a's two points with the line through b's."""
     (x1, y1), (x2, y2) = a
     (x3, y3), (x4, y4) = b
     den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)

@@ -242,7 +242,8 @@ def _refine_pass(frame: np.ndarray, geom: Geometry, cell_px: int, gains: np.ndar
     right = ((xt + grid * pt, c_near), (xb + grid * pb, c_far))
     top = ((c_near, yl), (c_far, yr))
     bottom = ((c_near, yl + grid * ql), (c_far, yr + grid * qr))
-    canon = np.float32([_cross(left, top), _cross(right, top), _cross(right, bottom), _cross(left, bottom)])
+    canon = np.float32([find.cross_point(left, top), find.cross_point(right, top), find.cross_point(right, bottom),
+                        find.cross_point(left, bottom)])
     back = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(to_canon)).reshape(4, 2)
     moved = float(np.abs(back - geom.corners).max()) / _frame_cell(geom)
     return Geometry(back.astype(np.float32), grid, float(min(s1, s2, s3, s4))), moved
@@ -252,17 +253,6 @@ def _frame_cell(geom: Geometry) -> float:
     """Approximate cell size in frame pixels."""
     c = geom.corners
     return max(float(np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / (2 * geom.grid), 1e-6)
-
-
-def _cross(a: tuple, b: tuple) -> tuple[float, float]:
-    """Intersection of the line through a's two points with the line through b's."""
-    (x1, y1), (x2, y2) = a
-    (x3, y3), (x4, y4) = b
-    den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
-    if abs(den) < 1e-9:
-        return (x1, y3)
-    t = ((x1 - x3) * (y3 - y4) - (y1 - y3) * (x3 - x4)) / den
-    return (x1 + t * (x2 - x1), y1 + t * (y2 - y1))
 
 
 def line_scores(frame: np.ndarray, geom: Geometry, cell_px: int = 16,

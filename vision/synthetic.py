@@ -127,6 +127,14 @@ class SceneTruth:
         return d
 
 
+def corner_error(found: np.ndarray, truth: np.ndarray, grid: int) -> float:
+    """Largest distance, in cells, between found grid corners and true ones, under the best of the four
+    ways of naming the corners (a symmetric layout does not tell which corner is A1)."""
+    truth = np.asarray(truth, np.float64)
+    cell = np.mean([np.linalg.norm(truth[(i + 1) % 4] - truth[i]) for i in range(4)]) / grid
+    return min(float(np.abs(np.roll(np.asarray(found, np.float64), -k, axis=0) - truth).max()) for k in range(4)) / cell
+
+
 @dataclass(frozen=True)
 class Scene:
     image: np.ndarray
