@@ -20,7 +20,7 @@ API (other modules and tests rely on these names)::
     scene.truth.visible_rows()                         # what a reader can see: blanks as '?'
     scene.truth.to_dict()                              # JSON-ready (corners as lists)
     for scene in scene_set(300, first_seed=0): ...     # styles cycle, every other setting from the seed
-    game = synthetic_game(seed, style="tournament")    # a whole game from a real GCG record
+    game = synthetic_game(seed, style="tournament")    # a whole game from a real GCG record (racks beside the board)
     game.frames[i]                                     # Scene of the board after move i+1 (board may be moved,
                                                        # turned by quarter turns, hands/racks around it)
     game.gcg                                           # the record text of the moves shown (to compare with)
@@ -501,8 +501,12 @@ def render_scene(seed: int, *, style: str | None = None, background_kind: str | 
                  rows: list[str] | None = None, frame_size: tuple[int, int] = FRAME_SIZE,
                  board_turns: int | None = None, yaw: float | None = None, tilt: float | None = None,
                  fill: float | None = None, hand: bool | None = None, shadow: bool | None = None,
-                 stray: int | None = None, light: str | None = None) -> Scene:
-    """One frame. Every argument left None is chosen from ``seed``."""
+                 stray: int | None = None, light: str | None = None, racks: int = 0,
+                 letter_turns: int | None = None) -> Scene:
+    """One frame. Every argument left None is chosen from ``seed``; ``racks`` racks of tiles lie on the
+    table beside the board (drawn from their own random stream, so the rest of the scene is the same).
+    ``letter_turns``: which way all letters face on the board (quarter turns; None: from the seed, and now
+    and then every tile its own way, as with players on all sides)."""
     rng = np.random.default_rng(seed)
     st = BOARD_STYLES[style or _choose(rng, STYLES)]
     bg_kind = background_kind or _choose(rng, BACKGROUNDS)
@@ -517,8 +521,9 @@ def render_scene(seed: int, *, style: str | None = None, background_kind: str | 
     shadow = bool(rng.random() < 0.25) if shadow is None else shadow
     stray = int(rng.integers(0, 7)) if stray is None else stray
     light = light or _choose(rng, ("neutral", "neutral", "warm", "cool", "tungsten"))
-    letter_turns = int(rng.integers(0, 4))
-    mixed = bool(rng.random() < 0.15)
+    drawn_turns = int(rng.integers(0, 4))
+    mixed = bool(rng.random() < 0.15) and letter_turns is None
+    letter_turns = drawn_turns if letter_turns is None else letter_turns
 
     board, rim = _draw_board(st, rng)
     _place_tiles(board, rim, rows, st, rng, letter_turns, mixed)
@@ -537,6 +542,8 @@ def render_scene(seed: int, *, style: str | None = None, background_kind: str | 
     cell = float(np.linalg.norm(corners[1] - corners[0])) / n
     img8 = np.clip(img, 0, 255).astype(np.uint8)
     _stray_tiles(img8, rng, stray, cell, corners, st)
+    if racks:
+        _racks(img8, np.random.default_rng((seed, 7)), racks, cell, corners, st)
     img = img8.astype(np.float32)
     img = _light(img, rng, light)
     if shadow:
@@ -568,6 +575,30 @@ def _stray_tiles(img: np.ndarray, rng: np.random.Generator, count: int, cell: fl
         tile = tile_image(letter, size, st, rng, value=1)
         _blit_rotated(img, tile, x, y, rng.uniform(0, 360), shadow=True)
         placed += 1
+
+
+def _racks(img: np.ndarray, rng: np.random.Generator, count: int, cell: float, corners: np.ndarray,
+           st: BoardStyle) -> None:
+    """Players' racks on the table: a dark bar with seven tiles, turned any way, clear of the grid."""
+    h, w = img.shape[:2]
+    poly = corners.reshape(-1, 1, 2).astype(np.float32)
+    size = max(8, int(cell * 0.85))
+    length, depth = int(7.6 * size), int(1.3 * size)
+    for _ in range(count):
+        for _try in range(40):
+            angle = float(rng.uniform(0, 180))
+            cx, cy = rng.uniform(length / 2, max(w - length / 2, length / 2 + 1)), rng.uniform(depth, h - depth)
+            box = cv2.boxPoints(((float(cx), float(cy)), (length, depth), angle))
+            if all(cv2.pointPolygonTest(poly, (float(x), float(y)), True) < -size for x, y in box):
+                break
+        else:
+            continue
+        cv2.fillPoly(img, [box.astype(np.int32)], tuple(int(v) for v in rng.uniform(20, 70, 3)))
+        direction = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+        for k in range(7):
+            x, y = np.array([cx, cy]) + direction * (k - 3) * size * 1.05
+            letter = "AEIOURSTLNDGBCMP"[int(rng.integers(0, 16))]
+            _blit_rotated(img, tile_image(letter, size, st, rng, value=1), float(x), float(y), -angle, shadow=True)
 
 
 def scene_set(count: int, first_seed: int = 0, **kwargs) -> Iterator[Scene]:
@@ -604,7 +635,8 @@ def _record_boards(path: Path, offset: int, grid: int):
 def synthetic_game(seed: int, *, style: str = "classic", record: Path | None = None, moves: int | None = None,
                    frame_size: tuple[int, int] = FRAME_SIZE) -> SyntheticGame:
     """A whole game: one frame after every move of a real record, the board moved a little between moves
-    and sometimes turned a quarter (players turn it toward themselves), hands at the edges now and then.
+    and sometimes turned a quarter (players turn it toward themselves), the two players' racks beside it,
+    hands at the edges now and then.
 
     The record is one of ``../shared/data/gcg/woogles`` chosen by the seed unless given. On the 17x17
     style the 15x15 game is laid one cell in from the corner.
@@ -621,6 +653,7 @@ def synthetic_game(seed: int, *, style: str = "classic", record: Path | None = N
         boards = boards[:moves]
     bg_kind = _choose(rng, BACKGROUNDS)
     light = _choose(rng, ("neutral", "warm", "cool", "tungsten"))
+    letters = int(rng.integers(0, 4))  # the letters face the players' side of the board, and turn with it
     yaw, turns = float(rng.uniform(-30, 30)), 0
     tilt, fill = float(rng.uniform(0, 30)), float(rng.uniform(0.6, 0.9))
     frames = []
@@ -631,7 +664,8 @@ def synthetic_game(seed: int, *, style: str = "classic", record: Path | None = N
         frames.append(render_scene(seed * 1000 + i, style=style, background_kind=bg_kind, rows=rows,
                                    frame_size=frame_size, board_turns=turns, yaw=yaw, tilt=tilt,
                                    fill=fill + float(rng.normal(0, 0.02)), hand=bool(rng.random() < 0.2),
-                                   shadow=False, stray=int(rng.integers(0, 8)), light=light))
+                                   shadow=False, stray=int(rng.integers(0, 8)), light=light, racks=2,
+                                   letter_turns=letters))
     move_lines = [ln for ln in lines if ln.startswith(">")][: len(boards)]
     head = [ln for ln in lines if ln.startswith("#")]
     return SyntheticGame(frames, "\n".join(head + move_lines) + "\n", rules, str(record))
