@@ -139,16 +139,22 @@ def ensure_venv() -> None:
         )
 
 
-def install_project() -> None:
+def install_project(with_dev: bool) -> None:
+    """The project and its Python packages; the development tools (pytest, ruff, mypy) only once a command
+    needs them, so a first demo does not wait for them. The stamp remembers what was installed."""
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text().strip() == digest:
+    stamp = STAMP.read_text().split() if STAMP.exists() else []
+    had_dev = "dev" in stamp[1:]
+    if stamp[:1] == [digest] and (had_dev or not with_dev):
         return
-    say("installing Python packages into .venv")
+    extras = ["dev"] if with_dev or had_dev else []
+    if platform.machine() in ("aarch64", "armv7l"):
+        extras.append("pi")
+    say("installing Python packages into .venv" + (" (with the development tools)" if "dev" in extras else ""))
     pip = [str(venv_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    subprocess.run([*pip, "--upgrade", "pip", "setuptools", "wheel"], check=True)
-    extras = "dev,pi" if platform.machine() in ("aarch64", "armv7l") else "dev"
-    subprocess.run([*pip, "-e", f"{ROOT}[{extras}]"], check=True)
-    STAMP.write_text(digest)
+    target = f"{ROOT}[{','.join(extras)}]" if extras else str(ROOT)
+    subprocess.run([*pip, "-e", target], check=True)
+    STAMP.write_text(" ".join([digest, *extras]))
 
 
 def ordvakt(*args: str) -> list[str]:
@@ -192,7 +198,7 @@ def main(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     install_debian_packages()
     ensure_venv()
-    install_project()
+    install_project(with_dev=command == "test")
     build_lexicons(command)
     os.chdir(ROOT)
     if command == "setup":

@@ -107,3 +107,17 @@ def test_systemd_verify_is_clean(tmp_path):
     result = subprocess.run(["systemd-analyze", "verify", f"./{unit.name}"], cwd=tmp_path,
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
+
+
+def test_development_tools_are_installed_only_when_a_command_needs_them(monkeypatch, tmp_path):
+    bootstrap = load_bootstrap()
+    monkeypatch.setattr(bootstrap, "STAMP", tmp_path / "stamp")
+    monkeypatch.setattr(bootstrap.platform, "machine", lambda: "x86_64")
+    targets = []
+    monkeypatch.setattr(bootstrap.subprocess, "run", lambda args, check: targets.append(args[-1]))
+    bootstrap.install_project(with_dev=False)  # the first demo
+    bootstrap.install_project(with_dev=False)  # nothing changed: nothing to do
+    bootstrap.install_project(with_dev=True)   # the tests want pytest, ruff, mypy
+    bootstrap.install_project(with_dev=False)  # a later demo keeps them
+    assert targets == [str(bootstrap.ROOT), f"{bootstrap.ROOT}[dev]"]
+    assert (tmp_path / "stamp").read_text().split()[1:] == ["dev"]
