@@ -22,8 +22,9 @@ WORK="${1:-/var/tmp/ordvakt-arm64}"
 SUITE="${SUITE:-bookworm}"
 TARGET="$WORK/rootfs-$SUITE"
 START=$SECONDS
+LOG="$WORK/proof-$SUITE.log"   # everything the set-up and the tests print (the terminal gets the tails)
 TESTS=(tests/test_engine_scoring.py tests/test_hardware_config.py tests/test_hardware_camera.py
-       tests/test_doctor.py tests/test_bootstrap.py)
+       tests/test_doctor.py tests/test_bootstrap.py tests/test_notify.py tests/test_logging.py)
 
 step() { printf '== [%4ds] %s\n' "$((SECONDS - START))" "$*"; }
 die() { echo "arm64-proof: $*" >&2; exit 1; }
@@ -63,8 +64,8 @@ step "clone of $(git -C "$REPO" rev-parse --short HEAD) into /opt/ordvakt"
 rm -rf "$TARGET/opt/ordvakt"
 git clone -q --no-hardlinks "$REPO" "$TARGET/opt/ordvakt"
 
-step "README set-up and demo: python3 device/bootstrap.py demo --headless"
-inside /bin/sh -c 'cd /opt/ordvakt && python3 device/bootstrap.py demo --headless' 2>&1 | tail -n 25
+step "README set-up and demo: python3 device/bootstrap.py demo --headless (full output: $LOG)"
+inside /bin/sh -c 'cd /opt/ordvakt && python3 device/bootstrap.py demo --headless' 2>&1 | tee "$LOG" | tail -n 25
 
 step "kiosk start-up path: the display-driver probe"
 inside /opt/ordvakt/.venv/bin/python -c '
@@ -83,5 +84,5 @@ step "ordvakt run without a display exited with $code (5 = display unavailable)"
 
 step "fast test subset: ${TESTS[*]}"
 inside /bin/sh -c "cd /opt/ordvakt && SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
-    .venv/bin/python -m pytest -q -p no:cacheprovider ${TESTS[*]}" 2>&1 | tail -n 15
+    .venv/bin/python -m pytest -q -p no:cacheprovider ${TESTS[*]}" 2>&1 | tee -a "$LOG" | tail -n 15
 step "arm64 proof passed in $((SECONDS - START)) s"
