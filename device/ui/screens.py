@@ -23,6 +23,8 @@ from device.ui.view import (
     Screen,
     Severity,
     Text,
+    TimerState,
+    TimerView,
     UiAction,
     View,
 )
@@ -757,12 +759,19 @@ def ordskifte(c: Ctx) -> None:
                [("button.steal", act(ActionKind.SELECT_WORD, target=None), "accent" if st.steal else "normal", others),
                 ("button.end_turn", act(ActionKind.PLAYER_BUTTON, player=o.to_move), "primary", True),
                 ("button.dispute", act(ActionKind.DISPUTE, target=last), "danger", last is not None)], size=14)
-    paused = o.timer is not None and o.timer.reading.state.value == "paused"
-    extra = (("button.resume", act(ActionKind.RESUME), "primary"),) if paused else ()
+    extra = (pause_key(o.timer),) if o.timer is not None and o.timer.reading.state in (
+        TimerState.RUNNING, TimerState.PAUSED) else ()
     enter = c.s("button.steal") if st.steal else c.s("button.make_word")
     keyboard(p, kb, o.alphabet, joker=True, joker_on=st.joker_next, joker_label=c.s("button.blank"),
              enter_label=enter, enter_enabled=len(st.entry) >= 3,
-             extra=tuple((c.s(k), a, style) for k, a, style in extra))
+             extra=tuple((c.s(key), action, style) for key, action, style in extra))
+
+
+def pause_key(timer: TimerView) -> tuple[str, UiAction, str]:
+    """PAUSE while the timer runs, RESUME (lit) while it is stopped: (strings key, action, style)."""
+    if timer.reading.state is TimerState.PAUSED:
+        return "button.resume", act(ActionKind.RESUME), "primary"
+    return "button.pause", act(ActionKind.PAUSE), "normal"
 
 
 def steal_picker(c: Ctx, area: pygame.Rect) -> None:
@@ -811,7 +820,11 @@ def keywords(c: Ctx) -> None:
             # Tapping the timer flips it, like the players' buttons.
             p.add_hot(timer_r, act(ActionKind.PLAYER_BUTTON, player=who))
         score_pad(c, pad, compact=True)
-        button_row(c, btn, [("label.round_entry", act(ActionKind.NEXT_ROUND), "normal", True)], size=16)
+        specs = [("label.round_entry", act(ActionKind.NEXT_ROUND), "normal", True)]
+        if k.timer is not None and k.timer.reading.state in (TimerState.RUNNING, TimerState.PAUSED):
+            key, action, style = pause_key(k.timer)
+            specs.insert(0, (key, action, style, True))
+        button_row(c, btn, specs, size=16)
         return
     if k.phase is KeywordsPhase.MATCH_OVER:
         top, pad, btn = split_rows(body, [0.8, 3, 0.9], p.gap)

@@ -214,7 +214,7 @@ def draw_board(p: Painter, art: BoardArt, board: BoardView, rect: pygame.Rect, *
             style = "stop" if tile.stop else ("last" if tile.square in last else "plain")
             p.blit(art.tile(p, tile.letter, tile.blank, style, geo.cell), geo.rect(tile.square).move(1, 1).topleft)
         if proposal is not None:
-            _draw_proposal(p, art, geo, proposal, selected)
+            _draw_proposal(p, art, geo, proposal, selected, {tile.square for tile in board.tiles})
     if on_tap is not None:
         area = pygame.Rect(geo.origin, (geo.cell * geo.n, geo.cell * geo.n))
         p.add_hot(area, _board_tap(geo, on_tap))
@@ -229,7 +229,8 @@ def _board_tap(geo: BoardGeometry,
     return resolve
 
 
-def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Proposal, selected: Pos | None) -> None:
+def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Proposal, selected: Pos | None,
+                   on_board: set[Pos]) -> None:
     """New tiles dark on the light squares; blank-needed: a cyan ring inside; unsure: an orange ring and a
     badge with the other candidates above the tile; the tile being corrected: a white frame outside it.
     Badges are drawn last so no ring covers them."""
@@ -260,9 +261,18 @@ def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Prop
         r = geo.rect(unc.square)
         txt = p.fonts.render(alts, badge_px, t.tile_text, True)
         badge = txt.get_rect().inflate(p.px(10), p.px(8))
-        badge.midbottom = (r.centerx, r.top - (geo.cell // 4 if unc.square == selected else 1))
-        if badge.top < 0:
-            badge.midtop = (r.centerx, r.bottom + (geo.cell // 4 if unc.square == selected else 1))
+        # Beside the tile, on an empty square if there is one (above, left, right, below), else not on a new tile.
+        row, col = unc.square
+        away = geo.cell // 4 if unc.square == selected else 1
+        spots = (((row - 1, col), "midbottom", (r.centerx, r.top - away)),
+                 ((row, col - 1), "midright", (r.left - away, r.centery)),
+                 ((row, col + 1), "midleft", (r.right + away, r.centery)),
+                 ((row + 1, col), "midtop", (r.centerx, r.bottom + away)))
+        inside = [spot for spot in spots if 0 <= spot[0][0] < geo.n and 0 <= spot[0][1] < geo.n]
+        empty = [spot for spot in inside if spot[0] not in placed and spot[0] not in on_board]
+        not_new = [spot for spot in inside if spot[0] not in placed]
+        _, anchor, point = (empty or not_new or spots)[0]
+        setattr(badge, anchor, point)
         badge.clamp_ip(pygame.Rect(0, 0, p.w, p.h))
         p.fill(badge, t.uncertain, radius=p.px(4))
         where = txt.get_rect(center=badge.center)
