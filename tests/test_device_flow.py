@@ -452,6 +452,9 @@ def test_app_maps_buttons_once_and_pings_the_watchdog(tmp_path: Path) -> None:
             sent.append("WATCHDOG=1")
             return True
 
+        def status(self, text: str) -> bool:
+            return True
+
     camera = IndexCamera()
     flow = make_flow(tmp_path, reader=ScriptedReader(confident=False), camera=camera)
     app = App(flow, inputs=queue.Queue(), notifier=Recorder())
