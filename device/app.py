@@ -225,6 +225,9 @@ class App:
             clock.resume(c.now())
 
     def _notice(self, notice: v.Notice) -> None:
+        """A warning above the game: its key on the screen, its detail (an OS or library message) in the log."""
+        if notice.detail:
+            log.warning("%s: %s", notice.key, notice.detail)
         if all(n.key != notice.key for n in self.notices):
             self.notices.append(notice)
         if all(n.key != notice.key for n in self.flow.notices):

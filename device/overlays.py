@@ -10,6 +10,7 @@ its clocks while one is open.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
@@ -19,6 +20,8 @@ from typing import Any
 from device.config import UI_LANGUAGES, UiSettings
 from device.errors import ConfigError
 from device.ui import view as v
+
+log = logging.getLogger(__name__)
 
 #: The word judge goes back to where the player was after showing a verdict this long.
 JUDGE_BACK_S = 10.0
@@ -243,7 +246,8 @@ class CalibrationScreen:
             self.frame = self.camera.capture()
         except Exception as exc:  # any camera failure is shown, never raised
             self.frame, self.corners, self.ok = None, (), False
-            self.message = v.Text.of("msg.camera_error", detail=str(exc))
+            log.warning("calibration: no camera picture: %s", exc)
+            self.message = v.Text("msg.camera_failed")
             return
         from vision.errors import VisionError
         from vision.locate import locate
@@ -252,7 +256,8 @@ class CalibrationScreen:
             geom = locate(self.frame, self._load_profile())
         except VisionError as exc:
             self.corners, self.ok = (), False
-            self.message = v.Text.of("msg.camera_error", detail=str(exc))
+            log.info("calibration: no grid: %s", exc)
+            self.message = None  # the status line says the board was not found
             return
         self.corners = tuple((float(x), float(y)) for x, y in geom.corners)
         self.ok = geom.grid == self.layout.size and geom.line_score > 0
@@ -289,7 +294,8 @@ class CalibrationScreen:
             profile, geom, debug = calibrate(self.frame, grid=layout.size, layout_name=layout.name,
                                              name=f"calibrated-{layout.size}", premium_codes=codes)
         except VisionError as exc:
-            self.message = v.Text.of("msg.not_saved", detail=str(exc))
+            log.warning("calibration not saved: %s", exc)
+            self.message = v.Text("msg.not_saved")
             return None
         target = profile_dir(self.data_dir) / f"calibrated-{layout.size}.toml"
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -77,7 +77,7 @@ def view_values(obj: Any, out: set[str]) -> set[str]:
             view_values(arg, out)
     elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         for f in dataclasses.fields(obj):
-            if f.name.endswith("key") or f.name in ("language", "layout_name", "premiums", "frame"):
+            if f.name.endswith("key") or f.name in ("language", "layout_name", "premiums", "frame", "detail"):
                 continue
             view_values(getattr(obj, f.name), out)
     elif isinstance(obj, (tuple, list)):

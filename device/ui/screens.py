@@ -119,8 +119,8 @@ def warnings_band(c: Ctx, rect: pygame.Rect) -> pygame.Rect:
         band = pygame.Rect(rect.left, rect.top + i * h, rect.w, h)
         p.fill(band, p.theme.bad if w.severity is Severity.ERROR else p.theme.warn)
         colour = (255, 255, 255) if w.severity is Severity.ERROR else (0, 0, 0)
-        text = c.s(w.key) + (f": {w.detail}" if w.detail else "")
-        p.text(text, band.inflate(-p.px(12), -p.px(4)), 18, colour, bold=True)
+        # The key says it in the players' language; the detail (an OS or library message) goes to the log only.
+        p.text(c.s(w.key), band.inflate(-p.px(12), -p.px(4)), 18, colour, bold=True)
     used = h * len(c.v.warnings)
     return pygame.Rect(rect.left, rect.top + used, rect.w, rect.h - used)
 
