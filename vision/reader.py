@@ -30,6 +30,10 @@ ANOMALY_LIMIT = 4.0
 _WHOLE_WARP_FROM = 12
 #: Tiles read under each quarter turn to tell which way the board lies.
 _ORIENT_TILES = 10
+#: A tile this much less like a letter than the board's tiles typically are is tried turned; a turn must
+#: beat the upright reading by as much. Typical = the median over the last _TYPICAL_OVER tiles read.
+_TURNED_GAP = 0.03
+_TYPICAL_FROM, _TYPICAL_OVER = 8, 60
 
 
 class ReadingStatus(enum.Flag):
@@ -123,6 +127,7 @@ class BoardReader:
         self.turns: int | None = None
         self._turns_located = -1  # the locator's relocation count when ``turns`` was last decided
         self._last_tiles: np.ndarray | None = None  # the tile mask of the last reading, board coordinates
+        self._similarities: list[float] = []  # how much the last tiles read looked like their letters
         n = profile.grid
         self._codes = [["*" if Square(r, c) == self.layout.centre else self.layout.premium(Square(r, c)).value
                         for c in range(n)] for r in range(n)]
@@ -243,9 +248,38 @@ class BoardReader:
         if not classify:
             return out
         lettered = [r for r in out.values() if not r.glyph.is_blank]
-        for reading, guess in zip(lettered, self.classifier.classify_many([r.glyph for r in lettered], k=4),
-                                  strict=True):
-            out[reading.square] = TileReading(reading.square, reading.glyph, guess)
+        guesses = self.classifier.classify_many([r.glyph for r in lettered], k=4)
+        for reading, guess in zip(lettered, self._turned_tiles(lettered, guesses), strict=True):
+            out[reading.square] = TileReading(reading.square, reading.glyph if guess is None else guess[1],
+                                              guess[0] if guess is not None else None)
+        return out
+
+    def _turned_tiles(self, lettered: list[TileReading], guesses: list) -> list:
+        """(guess, glyph) per tile, a tile laid turned by a player on another side read in its own turn.
+
+        A tile whose letter looks much less like any letter than this board's tiles usually do (the
+        similarity is tracked over the tiles read) is tried in its three other quarter turns; a turn that
+        fits clearly better wins. Letters that are each other turned (M/W, N/Z) cannot be told apart.
+        """
+        out = []
+        for reading, guess in zip(lettered, guesses, strict=True):
+            if guess is None:  # a classifier that only collects glyphs
+                out.append(None)
+                continue
+            best = (guess, reading.glyph)
+            similarity = guess.top[0][1]
+            if len(self._similarities) >= _TYPICAL_FROM and similarity < float(np.median(self._similarities)) \
+                    - _TURNED_GAP:
+                image = reading.glyph.image
+                for j in (1, 2, 3):
+                    turned_glyph = glyphs.Glyph(np.ascontiguousarray(np.rot90(image, j)), reading.glyph.contrast,
+                                                reading.glyph.height, 0)
+                    other = self.classifier.classify(turned_glyph, k=4)
+                    if other.top[0][1] > best[0].top[0][1] + _TURNED_GAP:
+                        best = (other, turned_glyph)
+            self._similarities.append(best[0].top[0][1])
+            del self._similarities[:-_TYPICAL_OVER]
+            out.append(best)
         return out
 
     def learn(self, readings: Iterable[TileReading], letters: Iterable[str]) -> None:
