@@ -181,15 +181,24 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
         if explicit or os.environ.get("ORDVAKT_CONFIG"):
             raise ConfigError(f"{str(path)!r}: no such configuration file; create it or leave out --config")
         return Config()
+    return parse_config(read_config_text(path), str(path))
+
+
+def read_config_text(path: Path) -> str:
+    """A configuration file's text: at most MAX_CONFIG_BYTES read (a device such as /dev/zero never fills
+    memory), UTF-8, every problem a ConfigError naming the file."""
+    from engine.inputs import read_at_most
+
     try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{str(path)!r}: {path.stat().st_size:,} bytes is too big for a configuration file")
-        text = path.read_bytes().decode("utf-8")
+        data = read_at_most(path, MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{str(path)!r}: more than {MAX_CONFIG_BYTES:,} bytes is too big for a "
+                              "configuration file")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{str(path)!r}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise ConfigError(f"{str(path)!r}: cannot read: {exc.strerror}") from None
-    return parse_config(text, str(path))
 
 
 def parse_config(text: str, source: str = "config.toml") -> Config:

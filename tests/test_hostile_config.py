@@ -79,3 +79,15 @@ def test_own_tile_set_and_layout_files_are_welcome_and_validated(tmp_path):
             load_layout(str(layout))
     with pytest.raises(DataFileError, match="does not exist"):
         load_layout(str(tmp_path / "missing.toml"))
+
+
+@pytest.mark.parametrize("command", [["run", "--headless"], ["timer"]])
+def test_a_config_that_never_ends_is_refused_without_reading_it_all(capsys, command):
+    import os
+
+    from device.cli import main
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("needs /dev/zero")
+    assert main([*command, "--config", "/dev/zero"]) == 2
+    assert "too big for a configuration file" in capsys.readouterr().err

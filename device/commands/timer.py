@@ -82,8 +82,12 @@ def load_hardware_config(path: Path | None) -> HardwareConfig:
         path = config_file()
         if not path.is_file():
             return HardwareConfig()
+    from device.config import read_config_text
+
+    if not path.exists():
+        raise ConfigurationError(f"--config {str(path)!r}: no such file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_config_text(path))
     except FileNotFoundError:
         raise ConfigurationError(f"--config {str(path)!r}: no such file") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
