@@ -122,27 +122,29 @@ def clean_stem_forms(stems: Iterable[list[tuple[str, str]]], norm: Normaliser, k
     added: dict[str, str] = {"": ""}
     joining: set[str] = set()  # added parts that start with a combining mark
     for forms in stems:
-        parts: dict[str, str] = {"": ""}
+        # Per stem part: its folding ("" = a letter the game has no tile for), whether it starts with a capital.
+        parts: dict[str, tuple[str, bool]] = {}
         for base, add in forms:
-            if len(base) + len(add) < MIN_LENGTH:
-                continue
-            if (base[:1] or add[:1]).isupper() and (not keep_capitalised or (base + add).isupper()):
-                continue
+            part = parts.get(base)
+            if part is None:
+                part = parts[base] = (fold(base), base[:1].isupper())
+            folded_base, capital = part
             folded_add = added.get(add)
             if folded_add is None:
                 folded_add = added[add] = fold(add)
                 if unicodedata.combining(add[0]):
                     joining.add(add)
-            if add in joining:
+            if (capital or (not base and add[:1].isupper())) and (not keep_capitalised or (base + add).isupper()):
+                continue
+            if joining and add in joining:
                 folded = fold(base + add)
+            elif (base and not folded_base) or (add and not folded_add):
+                continue  # a letter the game has no tile for
             else:
-                folded_base = parts.get(base)
-                if folded_base is None:
-                    folded_base = parts[base] = fold(base)
-                if not (folded_base or not base) or not (folded_add or not add):
-                    continue  # a letter the game has no tile for
                 folded = folded_base + folded_add
-            if MIN_LENGTH <= len(folded) <= MAX_LENGTH:
+            size = len(folded)
+            # Folding can turn one letter into two (ß -> SS): the length limit is on the word as written too.
+            if MIN_LENGTH <= size <= MAX_LENGTH and (size > MIN_LENGTH or len(base) + len(add) >= MIN_LENGTH):
                 yield folded
 
 
