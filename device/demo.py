@@ -24,6 +24,7 @@ from device.app import App, build_flow, load_renderer
 from device.config import Config, GameSettings, UiSettings
 from device.flow import EventKind, Flow, FlowEvent, State, describe
 from device.store import open_store
+from device.texts import english
 from engine.game import Game, GameEvent
 from engine.gcg import parse_gcg, replay
 from engine.moves import Exchange, Pass, Placement, RackPoints
@@ -194,12 +195,12 @@ class Demo:
                 self._type_move(app, flow, move, played)
                 how = "typed by the player"
         elif flow.state is State.MANUAL_ENTRY:
-            why = flow.s.message or "no camera"
+            why = english(flow.s.message) or "no camera"
             notes.append(f"camera could not read the board ({why}); the player typed {played}")
             app.dispatch(FlowEvent(EventKind.MANUAL_MOVE, text=played))
             how = "typed by the player"
         elif flow.state is State.PLAYING and isinstance(move, (Placement, Exchange, Pass)):
-            why = flow.s.message or "nothing happened"
+            why = english(flow.s.message) or "nothing happened"
             notes.append(f"the button press gave no reading ({why}); the player typed {played}")
             self._type_move(app, flow, move, played)
             how = "typed by the player"
@@ -210,7 +211,8 @@ class Demo:
         if len(flow.game.events) <= seq:
             from device.errors import DeviceError
 
-            raise DeviceError(f"move {seq + 1} ({played}) was not accepted: {flow.s.message or flow.state.value}")
+            why = english(flow.s.message) or flow.state.value
+            raise DeviceError(f"move {seq + 1} ({played}) was not accepted: {why}")
         got = flow.game.events[seq]
         scores = " ".join(str(s) for s in flow.game.scores)
         check = "" if got.score == expected.score else f"  (record says {expected.score:+d})"

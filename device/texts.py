@@ -14,6 +14,22 @@ from typing import Any
 from device.ui.view import Text
 
 
+def english(text: Text | None) -> str:
+    """A Text worded in English, for logs and console output (the screen words it in the players' language).
+
+    >>> english(Text.of("msg.rack_letter", letter="Q"))
+    'Q is not a tile of this game: check the rack'
+    >>> english(None)
+    ''
+    """
+    if text is None:
+        return ""
+    from device.ui.strings import Strings
+
+    fields = {k: english(a) if isinstance(a, Text) else a for k, a in text.args}
+    return Strings.load(("en",)).get("en", text.key, **fields)
+
+
 def problem_text(problem: Any) -> Text:
     """An ``engine.validation.Problem`` (code flag and args) as a Text."""
     return Text(f"engine.{problem.code.name.lower()}", tuple(problem.args.items()))
