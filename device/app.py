@@ -264,9 +264,25 @@ class App:
         from device.games import NewGameForm
 
         has_game = self.flow.game_id is not None
-        self.overlay = NewGameForm(self.flow.settings if has_game else self.config.game, language=self.language,
+        self.overlay = NewGameForm(self.flow.settings if has_game else self._club_defaults(), language=self.language,
                                    can_go_back=has_game, message=message, notices=tuple(self.notices),
                                    profiles=self._profiles(), lexicons=self._lexicons())
+
+    def _club_defaults(self) -> GameSettings:
+        """The configured defaults, with the names the club director assigned to this board (club mode)."""
+        defaults = self.config.game
+        if not self.config.club_settings().enabled:
+            return defaults
+        from device.club.outbox import assigned_players
+        from device.errors import ConfigError
+
+        names = assigned_players(self._collaborators().store.path)
+        if not names:
+            return defaults
+        try:
+            return GameSettings.from_dict(dict(defaults.to_dict(), players=list(names)), "club assignment")
+        except ConfigError:
+            return defaults
 
     def _profiles(self) -> tuple[str, ...]:
         """Board profiles to offer: this device's calibrated ones, then the built-in ones."""

@@ -11,9 +11,9 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -220,8 +220,9 @@ def test_a_board_cannot_write_under_another_board_and_anonymous_is_refused(broke
         client.tls_set(ca_certs=str(files.ca_file))
         client.on_connect = lambda c, u, f, reason, p=None: results.append(reason)
         client.connect("localhost", files.port)
+        before = len(results)
         client.loop_start()
-        wait_for(lambda n=len(results): len(results) > n, 5, "the broker's answer")
+        wait_for(lambda before=before: len(results) > before, 5, "the broker's answer")
         client.loop_stop()
         client.disconnect()
     assert all(getattr(reason, "is_failure", False) for reason in results), results
@@ -258,3 +259,33 @@ def test_standings_and_tsh_lines_from_results(tmp_path: Path) -> None:
     lines, problems = director.tsh_lines(1)
     assert lines[1] == "9 380 4 425"
     assert "board t1: the result changed after it was first reported" in problems
+
+
+def test_the_new_game_form_offers_the_names_the_director_assigned(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from device.app import build
+    from device.club.outbox import Outbox, install
+    from device.config import GameSettings, UiSettings, parse_config
+
+    data = tmp_path / "data"
+    config = parse_config(f'[storage]\ndata_dir = "{data}"\n[club]\nenabled = true\nevent = "{EVENT}"\n'
+                          'board = "b1"\n', "club.toml")
+    # The kiosk's database with an assignment the club link received for this board.
+    store = Store(data / "games.sqlite")
+    store.close()
+    db = sqlite3.connect(data / "games.sqlite", isolation_level=None)
+    install(db)
+    Outbox(db).set_assignment(parse_command(b'{"names": ["Ann Marie", "Bo"], "round": 2, "table": 4}'))
+    db.close()
+    app, store = build(replace(config, ui=UiSettings(start_draw=False)), headless=True)
+    try:
+        assert app.overlay.settings().players == ("Ann Marie", "Bo")
+    finally:
+        store.close()
+    # Without club mode the configured names stay.
+    plain, store = build(replace(config, club={}, ui=UiSettings(start_draw=False)), headless=True)
+    try:
+        assert plain.overlay.settings().players == GameSettings().players
+    finally:
+        store.close()

@@ -160,3 +160,23 @@ class Outbox:
 
     def set_assignment(self, data: dict[str, Any]) -> None:
         self.db.execute("INSERT OR REPLACE INTO club_assignment (id, data) VALUES (1, ?)", (json.dumps(data),))
+
+
+def assigned_players(db_path: str) -> tuple[str, ...]:
+    """The player names the club director assigned to this board ((), when there are none).
+
+    Read with a read-only connection of its own, so a kiosk whose club link never ran is not touched.
+    """
+    if db_path == ":memory:":
+        return ()
+    try:
+        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=2.0) as db:
+            row = db.execute("SELECT data FROM club_assignment WHERE id = 1").fetchone()
+    except sqlite3.DatabaseError:
+        return ()
+    try:
+        names = json.loads(row[0]).get("names", []) if row else []
+    except (json.JSONDecodeError, AttributeError):
+        return ()
+    return tuple(str(n) for n in names if isinstance(n, str))
+
