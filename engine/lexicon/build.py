@@ -73,8 +73,8 @@ class LetterFolder:
 
     >>> from engine.lexicon.normalise import normaliser
     >>> fold = LetterFolder(normaliser("fr"))
-    >>> fold("cœur"), fold("Noël"), fold("naïveté"), fold("smørrebrød")
-    ('COEUR', 'NOEL', 'NAIVETE', '')
+    >>> fold("cœur"), fold("Noël"), fold("naïveté"), fold("smørrebrød"), fold("ad hoc")
+    ('COEUR', 'NOEL', 'NAIVETE', '', '')
     """
 
     def __init__(self, norm: Normaliser) -> None:
@@ -91,6 +91,7 @@ class LetterFolder:
     def __call__(self, word: str) -> str:
         if not self._single:
             return self._norm.fold(word)
+        word = word.strip()
         text = word.upper() if word.isascii() else unicodedata.normalize("NFC", word).upper()
         if self._spelt(text):
             return text
@@ -104,7 +105,9 @@ class _LetterTable(dict):
         self._norm = norm
 
     def __missing__(self, code: int) -> str:
-        folded = self[code] = self._norm.normalise(chr(code))
+        letter = chr(code)
+        # normalise() strips a word's surrounding spaces; inside a word a space must stay (and fail the alphabet).
+        folded = self[code] = letter if letter.isspace() else self._norm.normalise(letter)
         return folded
 
 
