@@ -11,9 +11,10 @@ from hardware.errors import ConfigurationError, DeviceUnavailable
 T = TypeVar("T")
 
 FACTORY_HELP = (
-    "no GPIO library works here; on a Raspberry Pi install the 'pi' extra (lgpio) or "
-    "`sudo apt install python3-lgpio` and use a venv with --system-site-packages; "
-    "elsewhere set GPIOZERO_PIN_FACTORY=mock or use the console buttons/buzzer"
+    "no GPIO library works here; on a Raspberry Pi gpiozero needs lgpio: the 'pi' extra installs it on "
+    "Python 3.11, on Python 3.13 `sudo apt install python3-lgpio` with a venv made with --system-site-packages "
+    "(python3 device/bootstrap.py setup does both); elsewhere set GPIOZERO_PIN_FACTORY=mock or use the console "
+    "buttons/buzzer"
 )
 
 
