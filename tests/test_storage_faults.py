@@ -305,3 +305,36 @@ def test_the_record_of_the_last_saved_move_is_plain_json(tmp_path: Path) -> None
     path, game_id = _checkpointed(tmp_path, 4)
     last = json.loads(Path(str(path) + LAST_SAVED_SUFFIX).read_text())
     assert last["game"] == game_id and last["events"] == 4 and len(last["chain"]) == 16
+
+
+def test_the_kiosk_on_a_full_disk_shows_why_keeps_playing_and_loses_nothing(tmp_path: Path) -> None:
+    from conftest import FakeTime
+    from device.app import App
+    from device.flow import Collaborators, EventKind, Flow, FlowEvent, State
+
+    store = Store(tmp_path / "games.sqlite")
+    flow = Flow(Collaborators(store=store, now=FakeTime(1000.0), export_dir=tmp_path / "exports"), auto_accept_s=0)
+    game_id = flow.new_game(SETTINGS)
+    app = App(flow, size=(800, 480), pointer="mouse")
+
+    def enter(seq: int) -> None:
+        text = REF.events[seq].move.notation(flow.game.board, lettered_rows=True)
+        for event in (FlowEvent(EventKind.PLAYER_BUTTON, REF.events[seq].player), FlowEvent(EventKind.MANUAL_ENTRY),
+                      FlowEvent(EventKind.MANUAL_MOVE, text=text), FlowEvent(EventKind.CONFIRM)):
+            app.dispatch(event)
+
+    for seq in range(3):
+        enter(seq)
+    assert len(flow.game.events) == 3
+    real = store._db
+    store._db = FailingCommit(real, 1)  # type: ignore[assignment]
+    enter(3)  # the disk is full: not saved, so not played, and the screen says why
+    assert len(flow.game.events) == 3
+    assert any(n.key == "warn.database" and "full disk" in n.detail for n in app.notices)
+    assert flow.state is State.CONFIRM  # the move waits on the confirm screen
+    store._db = real  # space freed: confirm again
+    app.dispatch(FlowEvent(EventKind.CONFIRM))
+    assert [e.move for e in flow.game.events] == REF_MOVES[:4]
+    store.close()
+    with Store(tmp_path / "games.sqlite") as again:
+        assert moves(again, game_id) == REF_MOVES[:4]
