@@ -85,17 +85,6 @@ def test_gcg_reader_and_replay_give_a_game_or_a_gcg_error(text, encoding):
     assert result.moves == len(record.lines)
 
 
-@FUZZ
-@given(st.binary(max_size=600))
-def test_gcg_reader_survives_any_bytes(data):
-    from engine.gcg import parse_gcg
-
-    try:
-        parse_gcg(data, "fuzz.gcg")
-    except EngineError as exc:
-        one_line(exc)
-
-
 # -- settings and data files -----------------------------------------------------------------------------
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12),
@@ -234,13 +223,14 @@ def test_damaged_photos_give_a_frame_or_an_image_error(kind, flips, cut):
 
 
 @FUZZ
-@given(st.binary(max_size=300))
-def test_any_bytes_as_a_photo_give_a_frame_or_an_image_error(data):
+@given(st.binary(max_size=600), st.sampled_from(["record", "photo"]))
+def test_any_bytes_as_a_record_or_a_photo_give_a_result_or_the_packages_error(data, door):
+    from engine.gcg import parse_gcg
     from vision.imageio import decode_image
 
     try:
-        decode_image(data, "fuzz.bin")
-    except VisionError as exc:
+        parse_gcg(data, "fuzz.gcg") if door == "record" else decode_image(data, "fuzz.bin")
+    except (EngineError, VisionError) as exc:
         one_line(exc)
 
 
