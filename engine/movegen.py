@@ -261,7 +261,9 @@ class _Generator:
             allowed = cross_ok[c]
             f, wm = factor[c], word_mult[c]
             if allowed is None:
-                for letter, n in rack.items():
+                # Walk whichever is shorter: the node's letters (deep in a word: one or two) or the rack's.
+                for letter in (kids if len(kids) < len(rack) else rack):
+                    n = rack.get(letter)
                     if n and letter in kids:
                         rack[letter] = n - 1
                         placed.append((c, letter, False))
@@ -278,7 +280,8 @@ class _Generator:
                     blanks += 1
                 return
             cs = cross_sum[c]
-            for letter, n in rack.items():
+            for letter in (kids if len(kids) < len(rack) else rack):
+                n = rack.get(letter)
                 if n and letter in kids and letter in allowed:
                     v = letter_value[letter] * f
                     rack[letter] = n - 1
