@@ -160,6 +160,9 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=60, help="positions per measurement (default 60)")
     parser.add_argument("--oracle", type=int, default=0, help="also run the oracle on this many more positions")
     args = parser.parse_args()
+    if args.positions <= 0:  # --positions 0 --oracle N: only the oracle
+        oracle(args.oracle)
+        return
     rng = random.Random(1)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times include waiting for the CPU); "
           f"reference: a 1M-step Python loop takes {reference_ms():.0f} ms CPU here")
