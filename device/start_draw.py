@@ -62,6 +62,8 @@ class StartDrawView:
     message_tile: str = ""
     values: tuple[tuple[str, int], ...] = ()
     """Alfapet (highest value starts): each tile's points, shown on the keys and the drawn tiles."""
+    page: int = 0
+    """Which page of tile keys is shown when they do not all fit (counted round by the screen)."""
 
 
 def needs_start_draw(settings: GameSettings) -> bool:
@@ -88,6 +90,8 @@ class StartDrawScreen:
         #: A strings key (``start_draw.bad_tile``, ``start_draw.not_read``) and the tile it names.
         self.message = ""
         self.message_tile = ""
+        #: The page of tile keys shown (the screen pages them when they do not fit; back to the first after a tile).
+        self.page = 0
 
     # -- state ------------------------------------------------------------------------------------
     def _replay(self) -> None:
@@ -123,6 +127,7 @@ class StartDrawScreen:
             self.message, self.message_tile = "start_draw.bad_tile", tile
             return
         self.message = self.message_tile = ""
+        self.page = 0
         self.drawn.append(DrawnTile(player, symbol, self.round))
         self._replay()
 
@@ -148,6 +153,8 @@ class StartDrawScreen:
         kind = action.kind
         if kind is v.ActionKind.SET_OPTION and action.key == "draw":
             self.enter(action.text)
+        elif kind is v.ActionKind.SET_OPTION and action.key == "page":
+            self.page += 1
         elif kind is v.ActionKind.SET_OPTION and action.key == "camera":
             self.read()
         elif kind is v.ActionKind.UNDO:
@@ -183,6 +190,7 @@ class StartDrawScreen:
                 message=self.message,
                 message_tile=self.message_tile,
                 values=tile_values(self.rules),
+                page=self.page,
             ),
         )
 
@@ -258,14 +266,32 @@ def camera_tile_reader(camera: Any, make_reader: Callable[[], Any], rules: Rules
 
 
 def sample_views() -> dict[str, v.View]:
-    """Start-draw screens for the gallery and the render tests: a tie being drawn again (Scrabble, four
-    players, camera present) and a starter found (Alfapet, two players)."""
+    """Start-draw screens for the gallery and the render tests, every state in both games: nobody has drawn
+    yet, tiles entered (with a refused tile), a tie drawn again (Scrabble, four players, camera present; and
+    Alfapet, whose keys are paged on the small panel, its second page shown), and a starter found."""
     scrabble = GameSettings(game="scrabble", language="en", players=("Ann", "Bob", "Cecilia", "Dag"))
+    empty = StartDrawScreen(replace(scrabble, players=("Ann", "Bob")), scrabble.rules())
     tie = StartDrawScreen(scrabble, scrabble.rules(), read_tile=lambda: None)
     for tile in ("M", "C", "T", "C", "R"):  # Bob and Dag both draw C; in the redraw Bob has R, Dag is asked
         tie.enter(tile)
+    blank = StartDrawScreen(replace(scrabble, players=("Ann", "Bob", "Cecilia")), scrabble.rules())
+    for tile in ("E", "?", "A"):
+        blank.enter(tile)
     alfapet = GameSettings(game="alfapet", language="sv", players=("Anna", "Bertil"), rack_size=7)
     found = StartDrawScreen(alfapet, alfapet.rules(), language="sv")
     for tile in ("A", "Q"):
         found.enter(tile)
-    return {"start_draw_tie": tie.view(), "start_draw_starter": found.view()}
+    three = replace(alfapet, players=("Anna", "Bertil", "Cilla"))
+    entered = StartDrawScreen(three, alfapet.rules(), read_tile=lambda: None)
+    for tile in ("^", "K", "1"):  # tiles entered, then one refused
+        entered.enter(tile)
+    alfapet_tie = StartDrawScreen(three, alfapet.rules(), read_tile=lambda: None)
+    for tile in ("Z", "Y", "X", "C"):  # Anna (Z) and Cilla (X) tie on 10 points; Anna draws C again, Cilla is asked
+        alfapet_tie.enter(tile)
+    second_page = StartDrawScreen(three, alfapet.rules(), read_tile=lambda: None)
+    for tile in ("Z", "Y", "X", "C"):
+        second_page.enter(tile)
+    second_page.handle(v.UiAction(v.ActionKind.SET_OPTION, key="page"))
+    return {"start_draw_empty": empty.view(), "start_draw_tie": tie.view(), "start_draw_blank": blank.view(),
+            "start_draw_starter": found.view(), "start_draw_alfapet": entered.view(),
+            "start_draw_alfapet_tie": alfapet_tie.view(), "start_draw_page": second_page.view()}

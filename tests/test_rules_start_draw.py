@@ -133,8 +133,45 @@ def test_start_draw_screen_renders_in_every_language_and_the_text_fits(size, tmp
             for label in renderer.labels:
                 width = renderer.fonts.font(label.size, label.bold).size(label.text)[0]
                 assert width <= label.box.w and label.box.bottom <= size[1], (name, lang, label.text)
-        tiles = [t for _, t in renderer.hot if isinstance(t, v.UiAction) and t.key == "draw"]
-        assert len(tiles) == (0 if view.start_draw.starter is not None else len(view.start_draw.tiles))
+        assert keys_on_every_page(renderer, view) == ([] if view.start_draw.starter is not None
+                                                      else sorted(view.start_draw.tiles))
+
+
+def keys_on_every_page(renderer, view) -> list[str]:  # noqa: ANN001
+    """The tile keys drawn over all pages of ``view`` (turning with its page key until the first page again)."""
+    from dataclasses import replace
+
+    seen: list[str] = []
+    pages: list[tuple[str, ...]] = []
+    for page in range(len(view.start_draw.tiles) + 1):
+        renderer.render(replace(view, start_draw=replace(view.start_draw, page=page)))
+        keys = tuple(t.text for _, t in renderer.hot if isinstance(t, v.UiAction) and t.key == "draw")
+        if keys in pages:
+            break
+        pages.append(keys)
+        seen += keys
+        if not any(isinstance(t, v.UiAction) and t.key == "page" for _, t in renderer.hot):
+            break
+    return sorted(seen)
+
+
+def test_the_tile_keys_page_when_they_do_not_fit_and_a_tile_turns_back_to_the_first_page():
+    pygame = pytest.importorskip("pygame")
+    from device.ui.renderer import Renderer
+
+    pygame.init()
+    renderer = Renderer((800, 480), Strings.load())
+    view = sample_views()["start_draw_page"]  # Alfapet (31 tiles) while a tie is announced: two pages
+    assert keys_on_every_page(renderer, view) == sorted(view.start_draw.tiles)
+    renderer.render(view)
+    on_page = [t.text for _, t in renderer.hot if isinstance(t, v.UiAction) and t.key == "draw"]
+    assert 0 < len(on_page) < len(view.start_draw.tiles)
+    settings = GameSettings(game="alfapet", language="sv", players=("Anna", "Bertil"))
+    screen = StartDrawScreen(settings, settings.rules())
+    screen.handle(v.UiAction(A.SET_OPTION, key="page"))
+    assert screen.view().start_draw.page == 1
+    tap_tile(screen, "Ö")
+    assert screen.view().start_draw.page == 0 and screen.asking == 1
 
 
 def test_every_end_reason_and_tie_break_has_its_text_in_every_language():

@@ -28,8 +28,6 @@ from device.ui.strings import Strings  # noqa: E402
 from device.ui.view import Screen, Text, UiAction, View  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-#: Screens drawn by other modules with their own layout rules (the start draw is issue 12's).
-OWN_LAYOUT = {Screen.START_DRAW} if hasattr(Screen, "START_DRAW") else set()
 
 
 def luminance(colour: tuple[int, int, int]) -> float:
@@ -135,9 +133,7 @@ def test_the_gallery_covers_every_screen(pictures) -> None:  # noqa: ANN001
 
 def test_touch_targets_are_finger_sized_and_apart(pictures) -> None:  # noqa: ANN001
     problems = []
-    for name, lang, size, view, (_, hot), _, _ in pictures:
-        if view.screen in OWN_LAYOUT:
-            continue
+    for name, lang, size, _view, (_, hot), _, _ in pictures:
         u = min(size) / 480
         touch, gap = round(48 * u), round(8 * u)
         rects = [(rect, target) for rect, target in hot]
@@ -179,7 +175,7 @@ def background_of(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int,
 def test_text_contrast_is_at_least_4_5(pictures) -> None:  # noqa: ANN001
     problems = []
     for name, lang, size, view, (labels, _), surface, _ in pictures:
-        if view.screen in (Screen.CALIBRATION, *OWN_LAYOUT):
+        if view.screen is Screen.CALIBRATION:
             continue  # text over a camera picture is measured on its panel only below
         for label in labels:
             if label.rect is None or not label.text.strip():
@@ -222,8 +218,6 @@ def test_new_tiles_are_drawn_dark_on_the_confirm_screen(pictures) -> None:  # no
 def test_every_drawn_string_comes_from_the_strings_files(pictures) -> None:  # noqa: ANN001
     problems = []
     for name, lang, _size, view, (labels, _), _, given in pictures:
-        if view.screen in OWN_LAYOUT:
-            continue
         values = view_values(view, set())
         parts = sorted(given | values, key=len, reverse=True)
         for label in labels:

@@ -5,6 +5,10 @@ Top: the title and the rule that decides. Then one row per player with the tiles
 by round; the starter's row is marked, tied players are named). Then the prompt, the tiles to tap
 for the player asked, and BACK / UNDO / READ TILE / START. Landscape puts the players on the left
 and the tiles on the right; portrait stacks them.
+
+Every key is at least a touch target (48 px, scaled) with the touch gap (8 px, scaled) around it. When a
+tile set has more tiles than fit (Alfapet's 31 on the 800x480 panel while a tie is announced), the keys
+are paged: the last key names the next page's letters ("Å–Ö ▶") and turns to it (``View.start_draw.page``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,12 @@ def start_draw(c: Ctx) -> None:
         return
     pad = p.px(10)
     title = pygame.Rect(pad, pad, p.w - 2 * pad, p.px(40))
+    if sd.round > 1:  # which draw this is, at the top right (the tie itself is said in the prompt)
+        draw_no = c.s("start_draw.round", n=sd.round)
+        draw_w = p.fonts.width(draw_no, p.px(22), True)
+        p.text(draw_no, pygame.Rect(title.right - draw_w, title.y, draw_w, title.h), 22, t.warn, bold=True,
+               align="right")
+        title.w -= draw_w + pad
     p.text(c.s("start_draw.title"), title, 30, t.accent, bold=True, align="left")
     rule = pygame.Rect(pad, title.bottom, p.w - 2 * pad, p.px(30))
     p.text(c.s(sd.rule), rule, 17, t.dim, align="left")
@@ -37,12 +47,12 @@ def start_draw(c: Ctx) -> None:
         players_box = pygame.Rect(body.x, body.y, body.w, rows_h)
         right = pygame.Rect(body.x, players_box.bottom + pad, body.w, body.bottom - players_box.bottom - pad)
     else:
-        players_box = pygame.Rect(body.x, body.y, body.w * 2 // 5, body.h)
+        players_box = pygame.Rect(body.x, body.y, body.w // 3, body.h)
         right = pygame.Rect(players_box.right + pad, body.y, body.right - players_box.right - pad, body.h)
     _players(c, players_box)
     used = _prompt(c, right)
     if sd.asking is not None:
-        top = right.y + used + pad
+        top = min(right.y + used + pad, right.bottom - p.touch)  # at least one row of keys
         _tiles(c, pygame.Rect(right.x, top, right.w, right.bottom - top))
     _buttons(c, bottom)
 
@@ -68,7 +78,6 @@ def _players(c: Ctx, box: pygame.Rect) -> None:
             if x < name_box.right:
                 break
             _tile(c, pygame.Rect(x, row.y + p.px(8), side, side), drawn.tile, current=drawn.round == sd.round)
-            _value(c, pygame.Rect(x, row.y + p.px(8), side, side), drawn.tile, t.tile_text)
             x -= p.px(6)
 
 
@@ -79,9 +88,16 @@ def _tile(c: Ctx, rect: pygame.Rect, tile: str, *, current: bool) -> None:
         face, ink = t.blank_tile, t.blank_text
     elif tile in ("#", "^"):
         face, ink = t.stop_tile, t.text
-    p.fill(rect, face if current else t.disabled, radius=p.px(5))
-    label = {"?": "", "#": "", "^": "↱"}.get(tile, tile)
-    p.text(label, rect, 26, ink if current else t.disabled_text, bold=True)
+    if not current:  # an earlier round's tile: greyed
+        face, ink = t.disabled, t.disabled_text
+    p.fill(rect, face, radius=p.px(5))
+    if tile == "^" and p.surface is not None:  # the arrow tile: an arrow drawn, not a glyph the font may lack
+        cx, cy, r = rect.centerx, rect.centery, rect.w // 4
+        pygame.draw.polygon(p.surface, ink, [(cx - r, cy - r // 3), (cx, cy - r // 3), (cx, cy - r),
+                                             (cx + r, cy), (cx, cy + r), (cx, cy + r // 3), (cx - r, cy + r // 3)])
+    elif tile not in ("?", "#"):
+        p.text(tile, rect, 26, ink, bold=True)
+    _value(c, rect, tile, ink)
 
 
 def _prompt(c: Ctx, box: pygame.Rect) -> int:
@@ -94,8 +110,7 @@ def _prompt(c: Ctx, box: pygame.Rect) -> int:
                       20, True))
     if sd.tied and sd.asking is not None:
         names = ", ".join(sd.players[i] for i in sd.tied)
-        lines.append((c.s("start_draw.tie", names=names) + " · " + c.s("start_draw.round", n=sd.round), t.warn,
-                      20, True))
+        lines.append((c.s("start_draw.tie", names=names), t.warn, 20, True))
     if sd.starter is not None:
         lines.append((c.s("start_draw.starts", name=sd.players[sd.starter]), t.accent, 34, True))
         lines.append((c.s("start_draw.press", name=sd.players[sd.starter]), t.text, 20, False))
@@ -127,26 +142,52 @@ def _wrap(c: Ctx, text: str, size: float, bold: bool, width: int) -> list[str]:
 
 
 def _tiles(c: Ctx, box: pygame.Rect) -> None:
+    """The keys of the tiles to tap, in a grid of touch-sized keys; paged when they do not all fit."""
     p = c.p
     sd = c.v.start_draw
-    tiles = sd.tiles
-    gap = p.px(6)
-    # As many columns as keep a tile at least a touch target wide, and all rows fitting the box.
-    side = p.px(48)
-    cols = max(1, (box.w + gap) // (side + gap))
-    rows = math.ceil(len(tiles) / cols)
-    while rows * (side + gap) - gap > box.h and side > p.px(30):
-        side -= p.px(2)
-        cols = max(1, (box.w + gap) // (side + gap))
-        rows = math.ceil(len(tiles) / cols)
+    gap, touch = p.gap, p.touch
+    cols = max(1, (box.w + gap) // (touch + gap))
+    rows = max(1, (box.h + gap) // (touch + gap))
+    page_key = min(2, cols)  # the page key is two keys wide, so its letters are as large as a tile's
+    shown, next_page = _page(sd.tiles, cols * rows, page_key, sd.page)
+    used_rows = rows if next_page is not None else math.ceil(len(shown) / cols)  # paged: the same grid each page
+    height = min(p.px(64), (box.h + gap) // used_rows - gap)  # taller keys when there is room
     width = (box.w - (cols - 1) * gap) // cols
-    for i, tile in enumerate(tiles):
+
+    def cell(i: int) -> pygame.Rect:
         r, col = divmod(i, cols)
-        rect = pygame.Rect(box.x + col * (width + gap), box.y + r * (side + gap), width, side)
+        return pygame.Rect(box.x + col * (width + gap), box.y + r * (height + gap), width, height)
+
+    for i, tile in enumerate(shown):
+        rect = cell(i)
         label = c.s(_SPECIAL[tile]) if tile in _SPECIAL else tile
         action = UiAction(ActionKind.SET_OPTION, key="draw", text=tile)
         p.button(rect, label, action, style="normal", size=24 if tile not in _SPECIAL else 16)
-        _value(c, rect, tile, p.theme.dim)
+        _value(c, rect, tile, p.theme.button_text)
+    if next_page is not None:
+        letters = [tile for tile in next_page if tile not in _SPECIAL]
+        span = f"{letters[0]}–{letters[-1]}" if letters else c.s(_SPECIAL[next_page[0]])
+        rect = cell(cols * rows - page_key).union(cell(cols * rows - 1))
+        p.button(rect, f"{span} ▶", UiAction(ActionKind.SET_OPTION, key="page"), style="accent", size=24)
+
+
+def _page(tiles: tuple[str, ...], room: int, page_key: int, page: int) -> tuple[tuple[str, ...],
+                                                                                 tuple[str, ...] | None]:
+    """The tiles on page ``page`` (counted round) of a grid of ``room`` keys, and the next page's tiles (None:
+    they all fit; otherwise the last ``page_key`` keys of the grid are the key that turns the page).
+
+    >>> _page(tuple("ABCDE"), 6, 2, 0)
+    (('A', 'B', 'C', 'D', 'E'), None)
+    >>> _page(tuple("ABCDEFG"), 6, 2, 1)
+    (('E', 'F', 'G'), ('A', 'B', 'C', 'D'))
+    """
+    if len(tiles) <= room:
+        return tiles, None
+    per_page = max(1, room - page_key)
+    pages = math.ceil(len(tiles) / per_page)
+    at = page % pages
+    following = (at + 1) % pages
+    return tiles[at * per_page:(at + 1) * per_page], tiles[following * per_page:(following + 1) * per_page]
 
 
 def _value(c: Ctx, rect: pygame.Rect, tile: str, colour: tuple[int, int, int]) -> None:
@@ -155,7 +196,8 @@ def _value(c: Ctx, rect: pygame.Rect, tile: str, colour: tuple[int, int, int]) -
     if tile not in values or tile in _SPECIAL:
         return
     p = c.p
-    corner = pygame.Rect(rect.right - p.px(20), rect.bottom - p.px(17), p.px(17), p.px(15))
+    inset = p.px(5)  # clear of a key's edge line, so the number is read against the key's face
+    corner = pygame.Rect(rect.right - inset - p.px(17), rect.bottom - inset - p.px(13), p.px(17), p.px(13))
     p.text(str(values[tile]), corner, 11, colour, align="right", valign="bottom")
 
 
