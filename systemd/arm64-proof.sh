@@ -57,6 +57,9 @@ if [[ ! -e "$TARGET/.ordvakt-base-done" ]]; then
     touch "$TARGET/.ordvakt-base-done"
 fi
 cp /etc/resolv.conf "$TARGET/etc/resolv.conf"
+# Packages must not start services inside the emulated root (mosquitto's install script would fail).
+printf '#!/bin/sh\nexit 101\n' > "$TARGET/usr/sbin/policy-rc.d"
+chmod 755 "$TARGET/usr/sbin/policy-rc.d"
 step "root ready: $(inside /usr/bin/uname -m), $(inside /usr/bin/python3 --version)"
 if [[ $BASE_ONLY == 1 ]]; then exit 0; fi
 
