@@ -63,6 +63,19 @@ def image_number(path: Path) -> int | None:
     return int(numbers[-1]) if numbers else None
 
 
+def missing_numbers(found: list[Path]) -> list[int]:
+    """Photo numbers absent from a numbered series (``image-1``, ``image-2``, ``image-5`` -> [3, 4]).
+
+    >>> missing_numbers([Path("image-1.jpg"), Path("image-2.jpg"), Path("image-5.jpg"), Path("image-9.jpg")])
+    [3, 4, 6, 7, 8]
+    """
+    numbers = sorted({n for n in map(image_number, found) if n is not None})
+    if not numbers:
+        return []
+    present = set(numbers)
+    return [n for n in range(numbers[0], numbers[-1] + 1) if n not in present]
+
+
 @dataclass
 class Turn:
     photo: Path

@@ -133,7 +133,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from engine.gcg import rules_for, write_gcg
     from vision.profile import load_profile
     from vision.reader import BoardReader
-    from vision.replay import blank_summary, load_record, replay_photos
+    from vision.replay import blank_summary, load_record, missing_numbers, photos, replay_photos
 
     gcg = args.gcg
     if gcg is None and not args.no_record:
@@ -149,6 +149,10 @@ def run_replay(args: argparse.Namespace) -> int:
     reader = BoardReader(load_profile(args.profile), rules.tileset)
     words, dictionary = _word_check(rules.tileset.language, args.lexicon)
     print(f"dictionary: {dictionary}")
+    missing = missing_numbers(photos(Path(args.folder)))
+    if missing:
+        shown = ", ".join(f"image-{n}" for n in missing)
+        print(f"missing photos: {shown} ({len(missing)}); their moves are read from the next photo that is there")
     players = ("Player1", "Player2")
     if record is not None and len(record.players) == 2:
         players = tuple(p.nick for p in record.players)  # type: ignore[assignment]
