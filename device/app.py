@@ -26,6 +26,7 @@ from device.flow import Flow
 from device.notify import Notifier, status_text
 from device.ports import Collaborators, EventKind, FlowEvent, GameFlow
 from device.store import Store, open_store
+from device.texts import cannot_start_text
 from device.ui import view as v
 
 log = logging.getLogger(__name__)
@@ -395,7 +396,8 @@ class App:
                     return self.flow.state
                 self.start_game(result)
             except (DeviceError, EngineError) as exc:
-                overlay.message = v.Text.of("msg.cannot_start", detail=str(exc))
+                log.warning("the game cannot be started: %s", exc)  # the English detail; the screen words it
+                overlay.message = cannot_start_text(exc)
         elif not isinstance(result, str):
             self.overlay = result  # a screen to show again (the start draw's BACK: the form as it was)
         return self.flow.state

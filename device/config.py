@@ -230,7 +230,7 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
 # -- validation helpers ---------------------------------------------------------------------------
 
 def _fail(source: str, setting: str, value: Any, problem: str) -> ConfigError:
-    return ConfigError(f"{source}: {setting} = {short_repr(value)}: {problem}")
+    return ConfigError(f"{source}: {setting} = {short_repr(value)}: {problem}", setting=setting)
 
 
 def _table(raw: Mapping[str, Any], name: str, source: str) -> dict[str, Any]:

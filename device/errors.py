@@ -34,7 +34,12 @@ class DeviceError(Exception):
 
 
 class ConfigError(DeviceError, ValueError):
-    """The configuration file is wrong; the message names the file and setting."""
+    """The configuration file is wrong; the message names the file and setting. ``setting`` is that setting's
+    name (``game.minutes``) when one setting is at fault, so a screen can name it in the players' language."""
+
+    def __init__(self, *args: object, setting: str = "") -> None:
+        super().__init__(*args)
+        self.setting = setting
 
 
 class GameUnavailable(DeviceError, LookupError):

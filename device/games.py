@@ -36,6 +36,7 @@ from typing import Any
 from device.config import CHALLENGE_RULES, GAMES, RACK_SIZES, GameSettings
 from device.errors import ConfigError, GameUnavailable
 from device.ports import GameFlow
+from device.texts import cannot_start_text
 from device.ui import view as v
 
 #: kind -> "module:Class"; modules load only when that kind is played.
@@ -177,12 +178,14 @@ class NewGameForm:
             table["target_score"] = int(self.values["target_score"])
         settings = GameSettings.from_dict(table, "new game")
         if not 2 <= len(settings.players) <= MAX_PLAYERS.get(game, 4):
-            raise ConfigError(f"players {names!r}: {game} needs 2 to {MAX_PLAYERS.get(game, 4)} players")
+            raise ConfigError(f"players {names!r}: {game} needs 2 to {MAX_PLAYERS.get(game, 4)} players",
+                              setting="players")
         if v.GameKind(game).board_game:
             try:
                 settings.rules()
             except Exception as exc:  # engine data errors: the combination has no rules
-                raise ConfigError(f"{game} in {settings.language!r} cannot be set up: {exc}") from None
+                raise ConfigError(f"{game} in {settings.language!r} cannot be set up: {exc}",
+                                  setting="language") from None
         return settings
 
     # -- events --------------------------------------------------------------------------------------
@@ -273,7 +276,7 @@ class NewGameForm:
             names = [self.values[f"player{i + 1}"].strip().casefold() for i in range(n)]
             if len(set(names)) != len(names):
                 return v.Text("msg.same_name")
-            return v.Text.of("msg.cannot_start", detail=str(exc))
+            return cannot_start_text(exc)  # the setting at fault named in the players' language
         return None
 
     def view(self) -> v.View:

@@ -42,3 +42,31 @@ def error_text(exc: Exception) -> Text:
     if code:
         return Text(f"engine.{code}", tuple(getattr(exc, "values", {}).items()))
     return Text("engine.refused")
+
+
+#: Settings (by their last part in the configuration, ``game.minutes``) named by the new-game form's label.
+SETTING_LABELS = {"game": "option.game", "language": "option.language", "lexicon": "option.lexicon",
+                  "players": "option.players", "rack_size": "option.rack_size", "clock": "option.clock_mode",
+                  "minutes": "option.minutes", "challenge_rule": "option.challenge_rule",
+                  "board_profile": "option.board", "timer_seconds": "option.seconds",
+                  "target_score": "option.target"}
+
+
+def cannot_start_text(exc: Exception) -> Text:
+    """Why a game cannot start, in the players' language: an engine refusal by its code, a wrong setting by its
+    name (the form's label when it has one); any other detail is English and goes to the log only.
+
+    >>> from device.errors import ConfigError
+    >>> english(cannot_start_text(ConfigError("new game: game.minutes = -1: must be ...", setting="game.minutes")))
+    'This game cannot be started: check the setting Minutes'
+    >>> english(cannot_start_text(ConfigError("file is not a database")))
+    'This game cannot be started (the device log says why)'
+    """
+    if getattr(exc, "code", ""):
+        return Text.of("msg.cannot_start", detail=error_text(exc))
+    setting = getattr(exc, "setting", "")
+    if not setting:
+        return Text("cannot_start.other")
+    label = SETTING_LABELS.get(setting.rsplit(".", 1)[-1])
+    return Text.of("msg.cannot_start", detail=Text.of("cannot_start.setting",
+                                                      setting=Text(label) if label else setting))

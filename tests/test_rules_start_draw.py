@@ -213,3 +213,26 @@ def test_back_from_the_draw_shows_the_form_with_its_choices(tmp_path: Path):
     assert app.overlay is form and app.view().screen is v.Screen.NEW_GAME
     assert form.values["rack_size"] == "9"
     store.close()
+
+
+def worded(strings: Strings, lang: str, text: v.Text) -> str:
+    fields = {k: worded(strings, lang, a) if isinstance(a, v.Text) else a for k, a in text.args}
+    return strings.get(lang, text.key, **fields)
+
+
+def test_a_game_that_cannot_start_is_explained_without_english_on_a_nordic_screen():
+    from device.errors import ConfigError
+    from device.games import NewGameForm
+    from device.texts import cannot_start_text
+
+    strings = Strings.load()
+    form = NewGameForm(GameSettings(game="alfapet", language="nb", players=("Anna", "Bertil")), language="sv")
+    problem = form.problem()  # Alfapet has no Norwegian tile set: the language setting is at fault
+    assert worded(strings, "sv", problem) == "Spelet kan inte startas: kontrollera inställningen Språk"
+    form.values["language"], form.values["minutes"] = "sv", "-3"
+    assert worded(strings, "fi", form.problem()) == "Peliä ei voi aloittaa: tarkista asetus Minuutit"
+    # A detail with no setting (a library's English) is not shown: the players are told it is in the log.
+    other = cannot_start_text(ConfigError("file is not a database"))
+    assert worded(strings, "nb", other) == "Spillet kan ikke startes (årsaken står i enhetens logg)"
+    for lang in LANGUAGES:
+        assert "database" not in worded(strings, lang, other)

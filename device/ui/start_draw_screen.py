@@ -37,8 +37,10 @@ def start_draw(c: Ctx) -> None:
                align="right")
         title.w -= draw_w + pad
     p.text(c.s("start_draw.title"), title, 30, t.accent, bold=True, align="left")
-    rule = pygame.Rect(pad, title.bottom, p.w - 2 * pad, p.px(30))
-    p.text(c.s(sd.rule), rule, 17, t.dim, align="left")
+    rule = pygame.Rect(pad, title.bottom, p.w - 2 * pad, p.px(8))
+    for line in _wrap(c, c.s(sd.rule), 17, False, rule.w):  # wrapped, not shrunk: read at arm's length
+        p.text(line, pygame.Rect(rule.x, rule.bottom, rule.w, p.px(22)), 17, t.dim, align="left")
+        rule.h += p.px(22)
     buttons_h = p.px(64)
     bottom = pygame.Rect(pad, p.h - pad - buttons_h, p.w - 2 * pad, buttons_h)
     body = pygame.Rect(pad, rule.bottom + pad, p.w - 2 * pad, bottom.top - rule.bottom - 2 * pad)
