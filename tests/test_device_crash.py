@@ -62,12 +62,21 @@ def test_sigkill_twenty_times_loses_and_doubles_nothing(tmp_path: Path) -> None:
     for _ in range(20):
         proc = _demo(data_dir, "--delay", "0.04")
         assert proc.stdout is not None
-        # Wait until the demo is under way (start-up done), then kill it at a random moment.
+        # Wait until the demo is under way, let it confirm 1-3 more moves (counted from its output, so a slow
+        # or busy machine changes nothing), then kill it at a random moment within the next move.
         first = proc.stdout.readline()
         assert first.startswith("game 1:"), first
-        time.sleep(rng.uniform(0.0, 0.6))
+        seen = [first]
+        wanted = rng.randint(1, 3)
+        while sum(line.startswith("move ") for line in seen) < wanted:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+        time.sleep(rng.uniform(0.0, 0.3))
         proc.send_signal(signal.SIGKILL)
-        out, _ = proc.communicate()
+        rest, _ = proc.communicate()
+        out = "".join(seen[1:]) + rest
         confirmed = [int(line.split()[1].rstrip(":")) for line in (first + out).splitlines()
                      if line.startswith("move ")]
         stored = _stored(data_dir)
