@@ -101,6 +101,8 @@ class App:
     """The real buzzer; the flows get None while muted."""
     devices: list[Any] = field(default_factory=list)
     """Hardware the app opened (buttons, camera, buzzer, LEDs): closed by :meth:`close`, last opened first."""
+    lexicon_dir: Path | None = None
+    """Where the word lists and their word graphs are (default: <data>/lexicons)."""
     touch: Any = None
     """The :class:`device.ui.input.InputAdapter` (one action per tap, on release; the tested path)."""
     _screen: Any = None
@@ -218,6 +220,19 @@ class App:
                                              profile=self.board_profile(game), language=self.language, now=c.now,
                                              notices=notices)
             self.overlay.refresh()
+
+    def open_missed_moves(self) -> None:
+        """The moves-you-missed screen, only once a board game has ended (never during a game)."""
+        from device.missed import MissedMovesScreen, graph_file_for
+        from device.paths import lexicon_dir
+
+        view = self.flow.view()
+        game = getattr(self.flow, "game", None)
+        if view.screen is not v.Screen.END or not view.game.board_game or game is None:
+            return
+        graph = graph_file_for(self.lexicon_dir or lexicon_dir(), game.rules.tileset.language)
+        self.overlay = MissedMovesScreen(game, list(game.players), graph, language=self.language, kind=view.game,
+                                         lettered_rows=self.flow.settings.lettered_rows)
 
     def _release_clock(self) -> None:
         clock, self.held_clock = self.held_clock, None
@@ -337,6 +352,9 @@ class App:
                 return self.flow.state
             if item.kind in (v.ActionKind.SETTINGS, v.ActionKind.JUDGE, v.ActionKind.CALIBRATE):
                 self.open_screen(item.kind)
+                return self.flow.state
+            if item.kind is v.ActionKind.MISSED_MOVES:
+                self.open_missed_moves()
                 return self.flow.state
             event: FlowEvent | None = self.flow.event_from_action(item)
         elif isinstance(item, FlowEvent):
@@ -486,6 +504,10 @@ class App:
         """Close the hardware this app opened (last opened first); the store is its opener's to close."""
         import logging
 
+        from device.missed import MissedMovesScreen
+
+        if isinstance(self.overlay, MissedMovesScreen):
+            self.overlay.close()  # its worker process
         while self.devices:
             device = self.devices.pop()
             try:

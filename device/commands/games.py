@@ -24,6 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     show.add_argument("game_id", type=int, metavar="ID")
     show.add_argument("--after", type=int, metavar="N", help="the position after the first N events (default: all)")
     show.add_argument("--cgp", action="store_true", help="print the position as one CGP line (for analysis tools)")
+    show.add_argument("--missed", action="store_true",
+                      help="after the game: each move beside the best move there was, and each player's share")
     common(show)
     show.set_defaults(func=run_show)
 
@@ -91,6 +93,8 @@ def run_show(args: argparse.Namespace) -> int:
             print(f"{seq + 1:>3}. {record.get('action', '?')}")
         return 0
     game = saved.game(upto)
+    if args.missed:
+        return _show_missed(saved, game, names)
     for i, (event, record) in enumerate(zip(game.events, saved.records, strict=False)):
         words = ", ".join(event.words)
         print(f"{i + 1:>3}. {names[event.player]:<12} {move_text(record):<16} {words:<24} "
@@ -99,6 +103,22 @@ def run_show(args: argparse.Namespace) -> int:
     for name, score in zip(names, game.scores, strict=True):
         print(f"{name}: {score}")
     print(f"bag: {game.bag_count} tiles")
+    return 0
+
+
+def _show_missed(saved, game, names: list[str]) -> int:  # noqa: ANN001 (archive.SavedGame, engine Game)
+    from device.archive import ArchiveError
+    from device.missed import graph_file_for, missed_lines, review_now
+    from device.paths import lexicon_dir
+    from engine.lexicon.wordgraph import WordGraph, default_graph
+
+    if not saved.finished:
+        raise ArchiveError(f"game {saved.id} is not finished: the moves missed are shown after a game, not during it")
+    lang = game.rules.tileset.language
+    graph_file = graph_file_for(lexicon_dir(), lang)
+    graph = WordGraph.load(graph_file) if graph_file is not None else default_graph(lexicon_dir(), lang)
+    for line in missed_lines(review_now(game, graph, names, lettered_rows=saved.settings.lettered_rows)):
+        print(line)
     return 0
 
 

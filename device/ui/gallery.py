@@ -204,6 +204,9 @@ def sample_views(shared: Path) -> dict[str, View]:
     from device.start_draw import sample_views as start_draw_views
 
     views.update(start_draw_views())
+    from device.missed import sample_views as missed_views
+
+    views.update(missed_views())
     return views
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pygame
 
-from device.ui import screens, start_draw_screen
+from device.ui import missed_screen, screens, start_draw_screen
 from device.ui.draw import Fonts, HotTarget, Label, Painter, Theme
 from device.ui.screens import Ctx, WidgetState
 from device.ui.strings import Strings
@@ -31,6 +31,7 @@ _SCREENS: dict[Screen, Callable[[Ctx], None]] = {
     Screen.KEYWORDS: screens.keywords,
     Screen.MESSAGE: screens.message,
     Screen.START_DRAW: start_draw_screen.start_draw,
+    Screen.MISSED: missed_screen.missed,
 }
 
 _SUBMITS = {ActionKind.JUDGE_WORDS, ActionKind.MANUAL_MOVE, ActionKind.MAKE_WORD, ActionKind.STEAL,

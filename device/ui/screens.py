@@ -532,8 +532,10 @@ def end(c: Ctx) -> None:
     names = ", ".join(v.players[i].name for i in v.winner)
     line_text = c.s("label.winner", names=names) if len(v.winner) == 1 else (c.s("label.draw") if v.winner else "")
     p.text(line_text, pygame.Rect(rest.left, y, rest.w, p.px(30)), 22, p.theme.accent, bold=True, align="left")
-    button_row(c, buttons, [("button.export", act(ActionKind.EXPORT), "normal", True),
-                            ("button.new_game", act(ActionKind.NEW_GAME), "primary", True)], size=20)
+    missed = [("missed.button", act(ActionKind.MISSED_MOVES), "normal", True)] if v.game.board_game else []
+    button_row(c, buttons, [("button.export", act(ActionKind.EXPORT), "normal", True), *missed,
+                            ("button.new_game", act(ActionKind.NEW_GAME), "primary", True)], size=20,
+               weights=[1, 1.5, 1.2] if missed else None)
 
 
 def form_screen(c: Ctx) -> None:

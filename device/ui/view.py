@@ -59,6 +59,8 @@ class Screen(enum.Enum):
     """A full-screen message (errors at start-up, corrupt database, ...) with an OK button."""
     START_DRAW = "start_draw"
     """Who starts: each player's drawn tile, ties drawn again, the starter named (device/start_draw.py)."""
+    MISSED = "missed"
+    """After a game: each player's moves beside the best move there was, and their share (device/missed.py)."""
 
 
 class GameKind(enum.Enum):
@@ -425,6 +427,8 @@ class View:
     keywords: KeywordsView | None = None
     start_draw: Any = None
     """START_DRAW: a :class:`device.start_draw.StartDrawView`."""
+    missed: Any = None
+    """MISSED: a :class:`device.missed.MissedView`."""
     warnings: tuple[Notice, ...] = ()
     title_key: str = ""
     message: Text | None = None
@@ -488,6 +492,8 @@ class ActionKind(enum.Enum):
     RESUME = "resume"
     END_GAME = "end_game"
     EXPORT = "export"
+    MISSED_MOVES = "missed_moves"
+    """END: open the moves-you-missed screen (only once the game has ended)."""
     MAKE_WORD = "make_word"
     """Ordskifte: player + text (the new word)."""
     STEAL = "steal"
