@@ -22,9 +22,9 @@ import numpy as np
 
 from vision.errors import BoardNotFound
 
-#: Longer side the frame is shrunk to (about) for the lattice search.
+#: Width the frame is shrunk to (about) for the lattice search; candidates come from a smaller copy.
 WORK_WIDTH = 800
-#: Longer side of the copy searched for line segments.
+#: Width of the copy searched for line segments.
 SEGMENT_WIDTH = 400
 #: Shortest segment kept, as a fraction of the searched copy's larger side.
 MIN_SEGMENT = 0.012
@@ -60,11 +60,9 @@ class Found:
     candidates: int
 
 
-def _shrink(frame: np.ndarray, size: int) -> tuple[np.ndarray, float]:
-    """The frame shrunk by the power of two that brings its longer side nearest ``size`` (a power-of-two
-    factor keeps INTER_AREA on its fast path), and the scale."""
+def _shrink(frame: np.ndarray, width: int) -> tuple[np.ndarray, float]:
     h, w = frame.shape[:2]
-    factor = 1 << max(0, int(round(np.log2(max(h, w, 1) / size))))
+    factor = 1 << max(0, int(np.floor(np.log2(max(w, 1) / width))))
     if factor == 1:
         return frame, 1.0
     small = cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
@@ -223,11 +221,7 @@ def _segments(grey: np.ndarray) -> np.ndarray:
 
     Searched on the picture and on its thin-line response: on the latter a grid line stays while wood
     grain, cloth folds and shadow edges, which are broad, drop out; the former keeps the board's edges."""
-    response = line_response(grey, 3)
-    # Weak response (carpet pile, sensor noise) is set to nothing: the detector then skips flat ground.
-    sample = response[::4, ::4].ravel()
-    floor = float(np.partition(sample, int(0.7 * (len(sample) - 1)))[int(0.7 * (len(sample) - 1))])
-    thin = np.clip(np.where(response > floor, response, 0) * 3, 0, 255).astype(np.uint8)
+    thin = np.clip(line_response(grey, 3) * 3, 0, 255).astype(np.uint8)
     lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
     found = [f.reshape(-1, 4) for f in (lsd.detect(grey)[0], lsd.detect(thin)[0]) if f is not None]
     if not found:
