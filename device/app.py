@@ -234,6 +234,20 @@ class App:
         self.overlay = MissedMovesScreen(game, list(game.players), graph, language=self.language, kind=view.game,
                                          lettered_rows=self.flow.settings.lettered_rows)
 
+    def open_hint(self) -> None:
+        """The family-hint screen, only in a board game whose players chose the hint on the new-game form."""
+        from device.hint import HintScreen
+        from device.missed import graph_file_for
+        from device.paths import lexicon_dir
+
+        view = self.flow.view()
+        game = getattr(self.flow, "game", None)
+        if view.screen is not v.Screen.SCOREBOARD or not view.hint or game is None:
+            return
+        graph = graph_file_for(self.lexicon_dir or lexicon_dir(), game.rules.tileset.language)
+        self.overlay = HintScreen(game.board, game.rules, graph, language=self.language, kind=view.game,
+                                  alphabet=view.alphabet)
+
     def _release_clock(self) -> None:
         clock, self.held_clock = self.held_clock, None
         c = self._collaborators()
@@ -355,6 +369,9 @@ class App:
                 return self.flow.state
             if item.kind is v.ActionKind.MISSED_MOVES:
                 self.open_missed_moves()
+                return self.flow.state
+            if item.kind is v.ActionKind.HINT:
+                self.open_hint()
                 return self.flow.state
             event: FlowEvent | None = self.flow.event_from_action(item)
         elif isinstance(item, FlowEvent):
@@ -504,9 +521,10 @@ class App:
         """Close the hardware this app opened (last opened first); the store is its opener's to close."""
         import logging
 
+        from device.hint import HintScreen
         from device.missed import MissedMovesScreen
 
-        if isinstance(self.overlay, MissedMovesScreen):
+        if isinstance(self.overlay, (MissedMovesScreen, HintScreen)):
             self.overlay.close()  # its worker process
         while self.devices:
             device = self.devices.pop()

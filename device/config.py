@@ -84,6 +84,8 @@ class GameSettings:
     target_score: int = 0
     #: The player who starts (index into ``players``), as the start draw decided (device/start_draw.py).
     first: int = 0
+    #: Family hint (issue 16): a HINT button shows the best move's score and first letter for a typed rack.
+    hint: bool = False
 
     def rules(self):
         """The engine :class:`~engine.rules.Rules` for Scrabble and Alfapet games."""
@@ -310,6 +312,9 @@ def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSetting
     lettered = table.get("lettered_rows", False)
     if not isinstance(lettered, bool):
         raise _fail(source, f"{section}.lettered_rows", lettered, "must be true or false")
+    hint = table.get("hint", False)
+    if not isinstance(hint, bool):
+        raise _fail(source, f"{section}.hint", hint, "must be true or false")
     timer_seconds = _number(table, "timer_seconds", 0, source, section, low=0, high=600, integer=True)
     if timer_seconds and not 10 <= timer_seconds <= 600:
         raise _fail(source, f"{section}.timer_seconds", timer_seconds, "must be 0 (default) or 10 to 600 seconds")
@@ -323,7 +328,7 @@ def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSetting
         layout=layout, tileset=tileset,
         board_profile=_text(table, "board_profile", "", source, section),
         lexicon=_text(table, "lexicon", "", source, section), lettered_rows=lettered,
-        timer_seconds=timer_seconds, target_score=target_score, first=first,
+        timer_seconds=timer_seconds, target_score=target_score, first=first, hint=hint,
     )
 
 

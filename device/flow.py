@@ -752,6 +752,7 @@ class Flow:
             racks=static.racks,
             final=static.final,
             paused=paused and s.state is State.PLAYING,
+            hint=s.settings.hint,
         )
 
     def _static_view(self) -> _StaticView:

@@ -123,6 +123,7 @@ class NewGameForm:
             "clock_mode": base.clock, "minutes": str(int(base.minutes)) if base.minutes == int(base.minutes)
             else str(base.minutes), "challenge_rule": base.challenge_rule, "board_profile": base.board_profile,
             "timer_seconds": str(base.timer_seconds or ""), "target_score": str(base.target_score or TARGETS[0]),
+            "hint": "on" if base.hint else "off",
         }
         names = list(base.players) + [f"Player {i + 1}" for i in range(len(base.players), 4)]
         for i, name in enumerate(names[:4]):
@@ -172,6 +173,7 @@ class NewGameForm:
             table["rack_size"] = int(self.values["rack_size"])
         if v.GameKind(game).board_game:
             table["challenge_rule"] = self.values["challenge_rule"]
+            table["hint"] = self.values["hint"] == "on"
         if game in TIMER_SECONDS:
             table["timer_seconds"] = int(self.values["timer_seconds"])
         if v.GameKind(game) is v.GameKind.KEYWORDS:
@@ -262,6 +264,8 @@ class NewGameForm:
                      tuple(v.Choice(p, _profile_label(p), "" if p else "table.automatic")
                            for p in ("",) + self.profiles),
                      enabled=board),
+            v.Option("hint", "hint.option", val["hint"],
+                     tuple(v.Choice(x, label_key=f"value.{x}") for x in ("off", "on")), enabled=board),
         ]
         return tuple(opts)
 

@@ -404,10 +404,10 @@ def test_portrait_screen_fits_the_four_player_form_and_the_settings(tmp_path: Pa
     shot("portrait-form")
     rows = [rect for rect, t in app.renderer.hot if isinstance(t, v.UiAction) and t.kind in (A.SET_OPTION,
                                                                                               A.EDIT_OPTION)]
-    # game, language, players, 4 names, rack, clock, minutes, rule, board, and the word list when there is a choice;
-    # the options that do not apply to Scrabble (seconds, target) are left out.
+    # game, language, players, 4 names, rack, clock, minutes, rule, board, family hint, and the word list when there
+    # is a choice; the options that do not apply to Scrabble (seconds, target) are left out.
     lists = app.overlay.options()[2].enabled
-    assert len(rows) == 12 + lists
+    assert len(rows) == 13 + lists
     screen = pygame.Rect(0, 0, 720, 1280)
     assert all(screen.contains(r) and r.h >= 48 * 1.5 for r in rows)  # a finger-sized row each (48 px at 800x480)
     assert not any(a.colliderect(b) for i, a in enumerate(rows) for b in rows[i + 1:])

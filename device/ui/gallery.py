@@ -207,6 +207,9 @@ def sample_views(shared: Path) -> dict[str, View]:
     from device.missed import sample_views as missed_views
 
     views.update(missed_views())
+    from device.hint import sample_views as hint_views
+
+    views.update(hint_views())
     return views
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pygame
 
-from device.ui import missed_screen, screens, start_draw_screen
+from device.ui import hint_screen, missed_screen, screens, start_draw_screen
 from device.ui.draw import Fonts, HotTarget, Label, Painter, Theme
 from device.ui.screens import Ctx, WidgetState
 from device.ui.strings import Strings
@@ -32,10 +32,11 @@ _SCREENS: dict[Screen, Callable[[Ctx], None]] = {
     Screen.MESSAGE: screens.message,
     Screen.START_DRAW: start_draw_screen.start_draw,
     Screen.MISSED: missed_screen.missed,
+    Screen.HINT: hint_screen.hint,
 }
 
 _SUBMITS = {ActionKind.JUDGE_WORDS, ActionKind.MANUAL_MOVE, ActionKind.MAKE_WORD, ActionKind.STEAL,
-            ActionKind.KEYWORDS_WORDS, ActionKind.SET_OPTION, ActionKind.RACK}
+            ActionKind.KEYWORDS_WORDS, ActionKind.SET_OPTION, ActionKind.RACK, ActionKind.HINT_RACK}
 
 
 class Renderer:
@@ -172,7 +173,7 @@ class Renderer:
             kind = ActionKind.SET_BLANK if st.selected_blank else ActionKind.CORRECT_TILE
             square, st.selected = st.selected, None
             return UiAction(kind, square=square, letter=text)
-        if view.screen is Screen.END_RACKS:
+        if view.screen in (Screen.END_RACKS, Screen.HINT):
             st.entry += text  # "?" is a blank on the rack
             return None
         if text == "?":
@@ -196,6 +197,8 @@ class Renderer:
             st.editing = None
         elif view.screen is Screen.JUDGE:
             action = UiAction(ActionKind.JUDGE_WORDS, words=tuple(text.split()))
+        elif view.screen is Screen.HINT:
+            action = UiAction(ActionKind.HINT_RACK, text="".join(text.split()))
         elif view.screen is Screen.MANUAL_ENTRY:
             action = UiAction(ActionKind.MANUAL_MOVE, text=text)
         elif view.screen is Screen.END_RACKS:

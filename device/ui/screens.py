@@ -204,7 +204,8 @@ def scoreboard(c: Ctx) -> None:
                             ("table.undo_yes", act(ActionKind.UNDO), "danger", True)], size=16)
         return
     if st.menu:
-        button_row(c, top, [("button.judge", act(ActionKind.JUDGE), "normal", True),
+        hint = [("hint.button", act(ActionKind.HINT), "normal", True)] if v.hint else []
+        button_row(c, top, [("button.judge", act(ActionKind.JUDGE), "normal", True), *hint,
                             ("button.settings", act(ActionKind.SETTINGS), "normal", True)], size=16)
         button_row(c, low, [("button.cancel", act(ActionKind.CANCEL_EDIT), "normal", True),
                             ("button.end_game", act(ActionKind.END_GAME), "danger", True)], size=16)

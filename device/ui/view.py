@@ -60,6 +60,8 @@ class Screen(enum.Enum):
     START_DRAW = "start_draw"
     """Who starts: each player's drawn tile, ties drawn again, the starter named (device/start_draw.py)."""
     MISSED = "missed"
+    HINT = "hint"
+    """Family hint: type a rack, see the best move's score and its first letter only (device/hint.py)."""
     """After a game: each player's moves beside the best move there was, and their share (device/missed.py)."""
 
 
@@ -429,6 +431,8 @@ class View:
     """START_DRAW: a :class:`device.start_draw.StartDrawView`."""
     missed: Any = None
     """MISSED: a :class:`device.missed.MissedView`."""
+    hint_view: Any = None
+    """HINT: a :class:`device.hint.HintView`."""
     warnings: tuple[Notice, ...] = ()
     title_key: str = ""
     message: Text | None = None
@@ -446,6 +450,8 @@ class View:
     """END: the score breakdown and why the game ended."""
     paused: bool = False
     """The game clock is stopped (a PAUSED label and a RESUME button are shown)."""
+    hint: bool = False
+    """SCOREBOARD: the players chose the family hint (a HINT button in the menu)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -493,6 +499,10 @@ class ActionKind(enum.Enum):
     END_GAME = "end_game"
     EXPORT = "export"
     MISSED_MOVES = "missed_moves"
+    HINT = "hint"
+    """SCOREBOARD: open the family-hint screen (only in a game whose players chose it)."""
+    HINT_RACK = "hint_rack"
+    """HINT: text = the rack typed ("?" a blank)."""
     """END: open the moves-you-missed screen (only once the game has ended)."""
     MAKE_WORD = "make_word"
     """Ordskifte: player + text (the new word)."""
