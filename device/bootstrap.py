@@ -214,4 +214,8 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except subprocess.CalledProcessError as exc:  # pip or apt-get said why just above
+        say(f"set-up stopped: {' '.join(map(str, exc.cmd[:6]))} ... exited with {exc.returncode}")
+        sys.exit(1)

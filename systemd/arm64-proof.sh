@@ -37,11 +37,13 @@ MIRROR="$(grep -hoE '^(URIs:|deb) +https?://[^ ]+/debian/?( |$)' /etc/apt/source
           /etc/apt/sources.list 2>/dev/null | head -n1 | awk '{print $2}' || true)"
 MIRROR="${MIRROR:-http://deb.debian.org/debian}"
 
-# Run a command inside the arm64 root as (fake) root.
+# Run a command inside the arm64 root as (fake) root. The host's CA bundle is used for PyPI, so a TLS proxy
+# that the host trusts is trusted inside too.
+HOST_CA=/etc/ssl/certs/host-ca-certificates.crt
 inside() {
     proot -0 -q qemu-aarch64-static -r "$TARGET" -b /dev -b /proc -b /sys -w / \
         /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        LANG=C.UTF-8 TERM=dumb "$@"
+        LANG=C.UTF-8 TERM=dumb PIP_CERT="$HOST_CA" SSL_CERT_FILE="$HOST_CA" "$@"
 }
 
 mkdir -p "$WORK"
@@ -57,6 +59,7 @@ if [[ ! -e "$TARGET/.ordvakt-base-done" ]]; then
     touch "$TARGET/.ordvakt-base-done"
 fi
 cp /etc/resolv.conf "$TARGET/etc/resolv.conf"
+mkdir -p "$TARGET/etc/ssl/certs" && cp /etc/ssl/certs/ca-certificates.crt "$TARGET$HOST_CA"
 # Packages must not start services inside the emulated root (mosquitto's install script would fail).
 printf '#!/bin/sh\nexit 101\n' > "$TARGET/usr/sbin/policy-rc.d"
 chmod 755 "$TARGET/usr/sbin/policy-rc.d"
