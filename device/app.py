@@ -101,6 +101,8 @@ class App:
     """The real buzzer; the flows get None while muted."""
     devices: list[Any] = field(default_factory=list)
     """Hardware the app opened (buttons, camera, buzzer, LEDs): closed by :meth:`close`, last opened first."""
+    solo: Any = None
+    """:class:`device.solo_play.SoloTracker` while a one-player board game (solo practice) is on."""
     lexicon_dir: Path | None = None
     """Where the word lists and their word graphs are (default: <data>/lexicons)."""
     touch: Any = None
@@ -227,9 +229,9 @@ class App:
         from device.paths import lexicon_dir
 
         view = self.flow.view()
-        game = getattr(self.flow, "game", None)
-        if view.screen is not v.Screen.END or not view.game.board_game or game is None:
+        if view.screen is not v.Screen.END or not view.game.board_game:
             return
+        game = self.flow.game  # type: ignore[attr-defined]  # the board games' Flow
         graph = graph_file_for(self.lexicon_dir or lexicon_dir(), game.rules.tileset.language)
         self.overlay = MissedMovesScreen(game, list(game.players), graph, language=self.language, kind=view.game,
                                          lettered_rows=self.flow.settings.lettered_rows)
@@ -241,9 +243,9 @@ class App:
         from device.paths import lexicon_dir
 
         view = self.flow.view()
-        game = getattr(self.flow, "game", None)
-        if view.screen is not v.Screen.SCOREBOARD or not view.hint or game is None:
+        if view.screen is not v.Screen.SCOREBOARD or not view.hint or not view.game.board_game:
             return
+        game = self.flow.game  # type: ignore[attr-defined]  # the board games' Flow
         graph = graph_file_for(self.lexicon_dir or lexicon_dir(), game.rules.tileset.language)
         self.overlay = HintScreen(game.board, game.rules, graph, language=self.language, kind=view.game,
                                   alphabet=view.alphabet)
@@ -352,10 +354,16 @@ class App:
         """What the screen shows: the overlay's view when one is open, else the flow's."""
         if self.overlay is not None:
             return self.overlay.view()
+        if self.solo is not None:
+            import dataclasses
+
+            return dataclasses.replace(self.flow.view(), solo=self.solo.view())
         return self.flow.view()
 
     def dispatch(self, item: Any) -> Any:
         """Feed one input to the overlay or the flow (a ButtonEvent, UiAction or FlowEvent)."""
+        if self.solo is not None and not (isinstance(item, FlowEvent) and item.kind is EventKind.TICK):
+            self.solo.cancel()  # solo practice: the next button press stops a best-move search still running
         if self.overlay is not None:
             return self._dispatch_overlay(item)
         if isinstance(item, v.UiAction):
@@ -470,6 +478,7 @@ class App:
             pass
         self._poll_clock()
         self.flow.handle(FlowEvent(EventKind.TICK))
+        self._follow_solo()
         if self.overlay is not None:
             self._overlay_result(self.overlay.tick(self._collaborators().now()))
         now = self._collaborators().now()
@@ -481,6 +490,19 @@ class App:
             self._ready = True
             self.notifier.ready("playing")
         self.notifier.watchdog()
+
+    def _follow_solo(self) -> None:
+        """Solo practice (a one-player board game): the best score of each move, found off the UI thread."""
+        from device.missed import graph_file_for
+        from device.paths import data_dir, lexicon_dir
+        from device.solo_play import tracker_for
+
+        def graph(lang: str) -> Path | None:
+            return graph_file_for(self.lexicon_dir or lexicon_dir(), lang)
+
+        self.solo = tracker_for(self.flow, self.data_dir or data_dir(), graph, self.solo)
+        if self.solo is not None:
+            self.solo.update(self.flow.game, self.flow.view().screen is v.Screen.END)  # type: ignore[attr-defined]
 
     def _poll_clock(self) -> None:
         clock = self._collaborators().clock
@@ -526,6 +548,8 @@ class App:
 
         if isinstance(self.overlay, (MissedMovesScreen, HintScreen)):
             self.overlay.close()  # its worker process
+        if self.solo is not None:
+            self.solo.close()
         while self.devices:
             device = self.devices.pop()
             try:

@@ -105,6 +105,11 @@ TIMER_SECONDS = {"ordskifte": ("60", "30", "120", "180"), "keywords": ("30", "45
 TARGETS = ("30", "20", "50", "100")
 
 
+def _fewest(game: str) -> int:
+    """One player is solo practice (issue 16, seed 000): the board games only."""
+    return 1 if v.GameKind(game).board_game else 2
+
+
 class NewGameForm:
     """The NEW_GAME screen's values: ``handle(SET_OPTION | START_GAME | BACK)``.
 
@@ -119,7 +124,7 @@ class NewGameForm:
                  lexicons: dict[str, tuple[str, ...]] | None = None) -> None:
         self.values: dict[str, str] = {
             "game": base.game, "language": base.language, "lexicon": base.lexicon,
-            "players": str(max(2, min(4, len(base.players)))), "rack_size": str(base.rack_size),
+            "players": str(max(1, min(4, len(base.players)))), "rack_size": str(base.rack_size),
             "clock_mode": base.clock, "minutes": str(int(base.minutes)) if base.minutes == int(base.minutes)
             else str(base.minutes), "challenge_rule": base.challenge_rule, "board_profile": base.board_profile,
             "timer_seconds": str(base.timer_seconds or ""), "target_score": str(base.target_score or TARGETS[0]),
@@ -148,6 +153,8 @@ class NewGameForm:
         top = MAX_PLAYERS.get(game, 4)
         if int(self.values["players"]) > top:
             self.values["players"] = str(top)
+        if int(self.values["players"]) < _fewest(game):
+            self.values["players"] = str(_fewest(game))
         if self.values["minutes"] not in MINUTES:
             self.values["minutes"] = "25"
         seconds = TIMER_SECONDS.get(game, ("",))
@@ -179,8 +186,8 @@ class NewGameForm:
         if v.GameKind(game) is v.GameKind.KEYWORDS:
             table["target_score"] = int(self.values["target_score"])
         settings = GameSettings.from_dict(table, "new game")
-        if not 2 <= len(settings.players) <= MAX_PLAYERS.get(game, 4):
-            raise ConfigError(f"players {names!r}: {game} needs 2 to {MAX_PLAYERS.get(game, 4)} players",
+        if not _fewest(game) <= len(settings.players) <= MAX_PLAYERS.get(game, 4):
+            raise ConfigError(f"players {names!r}: {game} needs {_fewest(game)} to {MAX_PLAYERS.get(game, 4)} players",
                               setting="players")
         if v.GameKind(game).board_game:
             try:
@@ -241,7 +248,7 @@ class NewGameForm:
             v.Option("lexicon", "option.lexicon", val["lexicon"],
                      tuple(v.Choice(x, x, "" if x else "table.standard") for x in lexicons), enabled=len(lexicons) > 1),
             v.Option("players", "option.players", val["players"],
-                     tuple(v.Choice(str(n), str(n)) for n in range(2, MAX_PLAYERS.get(game, 4) + 1))),
+                     tuple(v.Choice(str(n), str(n)) for n in range(_fewest(game), MAX_PLAYERS.get(game, 4) + 1))),
         ]
         opts += [v.Option(f"player{i + 1}", f"label.player_n:{i + 1}", val[f"player{i + 1}"], text=True)
                  for i in range(int(val["players"]))]

@@ -210,6 +210,9 @@ def sample_views(shared: Path) -> dict[str, View]:
     from device.hint import sample_views as hint_views
 
     views.update(hint_views())
+    from device.solo_play import sample_views as solo_views
+
+    views.update(solo_views(views))
     return views
 
 

@@ -196,7 +196,12 @@ def scoreboard(c: Ctx) -> None:
     cards = pygame.Rect(panel.left, panel.top, panel.w, cards_h)
     players_grid(c, cards, cols)
     rest, buttons = bottom_rows(c, pygame.Rect(panel.left, cards.bottom, panel.w, panel.bottom - cards.bottom), 2)
-    history(c, pygame.Rect(rest.left, rest.top + p.px(6), rest.w, rest.h - p.px(6)))
+    hist = pygame.Rect(rest.left, rest.top + p.px(6), rest.w, rest.h - p.px(6))
+    if v.solo is not None:  # solo practice: the best the last move's tiles had, the share, the personal best
+        band = pygame.Rect(hist.left, hist.top, hist.w, p.px(50))
+        solo_band(c, band)
+        hist = pygame.Rect(hist.left, band.bottom + p.px(4), hist.w, hist.bottom - band.bottom - p.px(4))
+    history(c, hist)
     top, low = split_rows(buttons, [1, 1], p.gap)
     if st.confirm_undo:
         p.text(c.s("table.undo_ask"), top, 20, p.theme.warn, bold=True)
@@ -221,6 +226,24 @@ def scoreboard(c: Ctx) -> None:
                         ("table.menu", act(ActionKind.MENU), "normal", True),
                         ("button.undo", act(ActionKind.ASK_UNDO), "normal", v.can_undo and bool(v.history))],
                size=15)
+
+
+def solo_band(c: Ctx, rect: pygame.Rect) -> None:
+    p, so = c.p, c.v.solo
+    half = rect.h // 2
+    if so.last_score is None:
+        first = c.s("solo.start")
+    elif so.searching:
+        first = c.s("solo.searching", score=so.last_score)
+    elif so.last_best is None:
+        first = c.s("solo.unknown", score=so.last_score)
+    else:
+        first = c.s("solo.last", score=so.last_score, best=so.last_best)
+    p.text(first, pygame.Rect(rect.left, rect.top, rect.w, half), 16, p.theme.accent, bold=True, align="left")
+    share = "–" if so.share is None else f"{so.share}%"
+    second = c.s("solo.share", share=share) + "  ·  " + (
+        c.s("solo.personal", best=so.personal_best) if so.personal_best is not None else c.s("solo.no_personal"))
+    p.text(second, pygame.Rect(rect.left, rect.top + half, rect.w, rect.h - half), 15, p.theme.text, align="left")
 
 
 def players_grid(c: Ctx, rect: pygame.Rect, cols: int = 1) -> None:
@@ -533,6 +556,12 @@ def end(c: Ctx) -> None:
     names = ", ".join(v.players[i].name for i in v.winner)
     line_text = c.s("label.winner", names=names) if len(v.winner) == 1 else (c.s("label.draw") if v.winner else "")
     p.text(line_text, pygame.Rect(rest.left, y, rest.w, p.px(30)), 22, p.theme.accent, bold=True, align="left")
+    if v.solo is not None:
+        solo = c.s("solo.new_best", total=v.solo.total) if v.solo.new_best else (
+            c.s("solo.personal", best=v.solo.personal_best) if v.solo.personal_best is not None else "")
+        share = "" if v.solo.share is None else c.s("solo.share", share=f"{v.solo.share}%")
+        p.text("  ·  ".join(t for t in (share, solo) if t), pygame.Rect(rest.left, y + p.px(32), rest.w, p.px(28)),
+               17, p.theme.text, align="left")
     missed = [("missed.button", act(ActionKind.MISSED_MOVES), "normal", True)] if v.game.board_game else []
     button_row(c, buttons, [("button.export", act(ActionKind.EXPORT), "normal", True), *missed,
                             ("button.new_game", act(ActionKind.NEW_GAME), "primary", True)], size=20,

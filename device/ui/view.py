@@ -433,6 +433,8 @@ class View:
     """MISSED: a :class:`device.missed.MissedView`."""
     hint_view: Any = None
     """HINT: a :class:`device.hint.HintView`."""
+    solo: Any = None
+    """SCOREBOARD/END of solo practice (one player): a :class:`device.solo_play.SoloView`."""
     warnings: tuple[Notice, ...] = ()
     title_key: str = ""
     message: Text | None = None
