@@ -79,8 +79,7 @@ class HintScreen:
 
     def close(self) -> None:
         if self.worker is not None:
-            self.worker.cancel()
-            self.worker.close()
+            self.worker.close()  # ends the process at once when a job is running
 
     def view(self) -> v.View:
         return v.View(v.Screen.HINT, language=self.language, game=self.kind, alphabet=self.alphabet,

@@ -203,8 +203,7 @@ class MissedMovesScreen:
     def close(self) -> None:
         """Stop the worker (a running job is cancelled by ending the process)."""
         if self.worker is not None:
-            self.worker.cancel()
-            self.worker.close()
+            self.worker.close()  # ends the process at once when a job is running
 
     def view(self) -> v.View:
         return v.View(v.Screen.MISSED, language=self.language, game=self.kind,

@@ -120,8 +120,7 @@ class SoloTracker:
 
     def close(self) -> None:
         if self.worker is not None:
-            self.worker.cancel()
-            self.worker.close()
+            self.worker.close()  # ends the process at once when a job is running
 
 
 def tracker_for(flow: Any, data_dir: Path, graph_file: Callable[[str], Path | None],
