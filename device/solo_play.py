@@ -12,6 +12,7 @@ and out of the share). One rack only; two racks played by one person are not off
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from engine.game import Game
 from engine.moves import Placement
 
 BESTS_FILE = "solo-bests.json"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,11 @@ class SoloTracker:
                  bests: PersonalBests, worker: BestMoveWorker | None = None) -> None:
         self.game_id, self.player, self.layout, self.spec = game_id, player, layout, spec
         self.bests = bests
-        self.previous = bests.get(player, layout)
+        try:
+            self.previous = bests.get(player, layout)
+        except DeviceError as exc:  # an unreadable file: play on without the record (the log says why)
+            log.warning("%s", exc)
+            self.previous = None
         self.worker = worker
         if worker is None and graph_file is not None:
             try:
@@ -74,7 +80,10 @@ class SoloTracker:
                 self.worker = None
         if ended and not self.offered and not self.searching:
             self.offered = True
-            self.new_best = self.bests.offer(self.session())
+            try:
+                self.new_best = self.bests.offer(self.session())
+            except (DeviceError, OSError) as exc:  # unreadable file, full disk: the game itself is saved
+                log.warning("personal best not kept: %s", exc)
 
     def _poll_and_ask(self, game: Game) -> None:
         assert self.worker is not None

@@ -129,3 +129,17 @@ def test_a_two_player_game_is_not_solo(tmp_path: Path) -> None:
     app.data_dir = tmp_path
     app.step(0)
     assert app.solo is None and app.view().solo is None
+
+
+def test_an_unreadable_personal_bests_file_does_not_stop_the_game(tmp_path: Path) -> None:
+    (tmp_path / BESTS_FILE).write_text("{not json", encoding="utf-8")
+    app = solo_app(tmp_path)
+    try:
+        play(app, "8H AT")
+        assert settle(app) == SoloView(4, 4, False, 100, 4)  # no personal best shown
+        end(app)
+        app.step(0)
+        assert app.flow.state is State.END and not app.view().solo.new_best
+    finally:
+        app.close()
+    assert (tmp_path / BESTS_FILE).read_text(encoding="utf-8") == "{not json"  # left for the owner to look at
