@@ -63,6 +63,16 @@ class MissedRow:
     def missed(self) -> bool:
         return self.best_score is not None and self.best_score > self.score
 
+    @property
+    def beyond_list(self) -> bool:
+        """The move scored more than any the word list allows: it formed a word the list lacks."""
+        return self.best_score is not None and self.score > self.best_score
+
+    @property
+    def possible(self) -> int:
+        """What the turn could score: the best listed move, or the move played when that scored more."""
+        return max(self.best_score or 0, self.score) if self.best_score is not None else 0
+
 
 @dataclass(frozen=True)
 class MissedPlayer:
@@ -75,7 +85,7 @@ class MissedPlayer:
 
     @property
     def possible(self) -> int:
-        return sum(r.best_score or 0 for r in self.rows)
+        return sum(r.possible for r in self.rows)
 
     @property
     def share(self) -> int | None:
@@ -131,7 +141,8 @@ def missed_lines(view: MissedView) -> list[str]:
             mark = "*" if r.missed else " "
             rack = r.rack if r.rack_known else f"({r.rack})"
             best = f"{r.best} {r.best_score}" if r.best else "no placement"
-            lines.append(f" {mark}{r.turn:>3}. {rack:<11} {r.played:<18} {r.score:>4}  best {best}")
+            note = "  (a word not in the list)" if r.beyond_list else ""
+            lines.append(f" {mark}{r.turn:>3}. {rack:<11} {r.played:<18} {r.score:>4}  best {best}{note}")
     if not view.racks_known:
         lines.append("(TILES): the rack was not recorded; the best move with the tiles played")
     return lines

@@ -146,3 +146,14 @@ def test_games_show_missed_prints_each_move_beside_the_best(tmp_path: Path, monk
 @pytest.mark.parametrize("name", sorted(sample_views()))
 def test_gallery_samples_are_missed_screens(name: str) -> None:
     assert sample_views()[name].screen is v.Screen.MISSED
+
+
+def test_a_move_forming_a_word_the_list_lacks_counts_as_its_own_best(tmp_path: Path) -> None:
+    flow = ended_game(tmp_path)
+    view = review_now(flow.game, WordGraph.from_words(["AT", "ZA"]), flow.game.players)  # no ZAT, ZA is the best
+    bo = view.players[1].rows[0]
+    assert (bo.best, bo.best_score, bo.missed, bo.beyond_list) == ("H7 Z.", 11, False, False)
+    view = review_now(flow.game, WordGraph.from_words(["AT", "TA"]), flow.game.players)  # ZA unlisted, Z has no move
+    bo = view.players[1].rows[0]
+    assert (bo.best, bo.best_score, bo.beyond_list, bo.possible) == ("", 0, True, 11)
+    assert view.players[1].share == 100
