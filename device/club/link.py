@@ -28,6 +28,8 @@ from device.errors import DeviceError
 log = logging.getLogger(__name__)
 
 MAX_IN_FLIGHT = 50
+#: Seconds between two retained state snapshots of a board (moves themselves go out at once).
+STATE_EVERY_S = 1.0
 
 
 class LinkError(DeviceError, RuntimeError):
@@ -143,6 +145,7 @@ class BoardLink:
         self.commands: queue.Queue[bytes] = queue.Queue(maxsize=100)
         self._in_flight: dict[int, Any] = {}
         self._dirty_games: set[int] = set()
+        self._state_at = float("-inf")
         self._backlog = True  # unsent messages may wait (set until a connected step finds none to hand over)
         self.sent = 0
         self.client.on_connect = self._on_connect
@@ -215,10 +218,15 @@ class BoardLink:
                 break
             self._publish(message)
         newly += self._collect_acks()
-        if newly and self.connected.is_set():
-            for game_id in sorted(self._dirty_games):
-                self._publish_state(game_id)
-            self._dirty_games.clear()
+        if self._dirty_games and self.connected.is_set() and not self._in_flight:
+            # The snapshot replays the game: at most one per STATE_EVERY_S, after the moves themselves are out.
+            if time.monotonic() - self._state_at >= STATE_EVERY_S:
+                for game_id in sorted(self._dirty_games):
+                    self._publish_state(game_id)
+                self._dirty_games.clear()
+                self._state_at = time.monotonic()
+            else:
+                self._backlog = True
         return newly
 
     def outbox_size(self) -> int:
