@@ -68,6 +68,10 @@ sed -e "s|@ROOT@|$TARGET|g" "$ROOT/systemd/ordvakt-live.service" > /etc/systemd/
 systemd-analyze verify /etc/systemd/system/ordvakt-live.service
 systemctl daemon-reload
 systemctl enable ordvakt-live.service
+# Club mode (off until [club] enabled = true in the config; then: systemctl enable --now ordvakt-club-link).
+sed -e "s|@ROOT@|$TARGET|g" "$ROOT/systemd/ordvakt-club-link.service" > /etc/systemd/system/ordvakt-club-link.service
+systemd-analyze verify /etc/systemd/system/ordvakt-club-link.service
+systemctl daemon-reload
 echo "Installed. Check the machine: sudo -u $SERVICE_USER env ORDVAKT_DATA_DIR=$STATE ORDVAKT_CONFIG=$CONFIG_DIR/config.toml \\"
 echo "    $TARGET/.venv/bin/ordvakt doctor"
 echo "Start it: sudo systemctl start ordvakt   (logs: journalctl -u ordvakt -f)"
