@@ -37,10 +37,12 @@ def play_record(db: Path, gcg: Path, *, interval: float = 0.0, tiles: str | None
     reference = replay(parse_gcg(gcg.read_bytes(), str(gcg)), tiles=tiles).game
     store = Store(db)
     try:
-        if len(store.games()) >= game_number and store.unfinished() is None:
-            return len(reference.events)
-        game_id = store.unfinished()
-        if game_id is None:
+        games = sorted(store.games(), key=lambda g: g.id)  # oldest first: game N is this record's
+        if len(games) >= game_number:
+            if games[game_number - 1].finished:
+                return len(reference.events)
+            game_id = games[game_number - 1].id
+        else:
             settings = GameSettings(players=tuple(reference.players), tileset=reference.rules.tileset.name)
             game_id = store.create_game(settings)
         stored = len(store.records(game_id))
