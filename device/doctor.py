@@ -62,6 +62,11 @@ def sdl_video_drivers() -> list[str]:
                  if "/libSDL2-2" in line or "/libSDL2.so" in line), None)
     if path is None:
         raise RuntimeError("pygame's SDL library is not mapped into this process")
+    if not Path(path).exists():  # a path-translating sandbox (proot) shows the host's path: look beside pygame
+        import pygame as pg
+
+        beside = [p / Path(path).name for p in Path(pg.__file__).parent.parent.glob("pygame*.libs")]
+        path = next((str(p) for p in beside if p.exists()), Path(path).name)
     sdl = ctypes.CDLL(path)
     sdl.SDL_GetVideoDriver.restype = ctypes.c_char_p
     return [sdl.SDL_GetVideoDriver(i).decode().lower() for i in range(sdl.SDL_GetNumVideoDrivers())]
