@@ -230,21 +230,14 @@ class _Generator:
         rack = self.rack
         letter_value = self.values
         blank_letters = self.allowed_letters
-        bingo = self.bingo
-        moves_append = self.moves.append
-        new_move = tuple.__new__
-        down = direction is Direction.DOWN
+        record = self._record
         blanks = self.blanks
         anchor = start = 0
-        after_stop = False  # the word starts right after a stop tile laid earlier
         anchor_ok: frozenset[str] | None = None
         stop: int | None = None
-        # The tiles of the word: the left part before the anchor (letter, is blank) from ``start`` (kept as one
-        # tuple, shared by every word grown from it), and the tiles placed from the anchor on.
-        part: tuple[tuple[str, bool], ...] = ()
         placed: list[tuple[int, str, bool]] = []
 
-        def extend(node: int, c: int, main: int, mult: int, cross: int, left: int) -> None:
+        def extend(node: int, c: int, main: int, mult: int, cross: int) -> None:
             nonlocal blanks
             while c < size:
                 cell = cells[c]
@@ -257,23 +250,8 @@ class _Generator:
                 main += values[c]
                 c += 1
             if c > anchor and finals[node] and c - start >= 2:
-                # Inlined record (the hot path): a single tile that also forms an across word is generated across.
-                first = start if part else placed[0][0]
-                count = len(part) + len(placed)
-                if not ((down and stop is None and count == 1 and cross_ok[first] is not None)
-                        or (after_stop and first == start)):
-                    letters = cells[start:c]
-                    if part:
-                        tiles = [(start + i, letter, blank) for i, (letter, blank) in enumerate(part)]
-                        tiles += placed
-                    else:
-                        tiles = placed
-                    for i, letter, blank in tiles:
-                        letters[i - start] = letter.lower() if blank else letter
-                    moves_append(new_move(GeneratedMove, (
-                        main * mult + cross + bingo.get(count + (stop is not None), 0), "".join(letters),
-                        direction, r, start, tuple(tiles), stop)))
-            if not left or c >= size or cells[c] == STOP:
+                record(line, r, direction, start, c, main * mult + cross, placed, stop)
+            if c >= size or cells[c] == STOP:
                 return
             kids = cache.get(node)
             if kids is None:
@@ -282,7 +260,6 @@ class _Generator:
                 return
             allowed = cross_ok[c]
             f, wm = factor[c], word_mult[c]
-            left -= 1
             if allowed is None:
                 # Walk whichever is shorter: the node's letters (deep in a word: one or two) or the rack's.
                 for letter in (kids if len(kids) < len(rack) else rack):
@@ -290,20 +267,17 @@ class _Generator:
                     if n and letter in kids:
                         rack[letter] = n - 1
                         placed.append((c, letter, False))
-                        extend(kids[letter], c + 1, main + letter_value[letter] * f, mult * wm, cross, left)
+                        extend(kids[letter], c + 1, main + letter_value[letter] * f, mult * wm, cross)
                         placed.pop()
                         rack[letter] = n
                 if blanks:
                     blanks -= 1
-                    mult *= wm
                     for letter, child in kids.items():
                         if letter in blank_letters:
                             placed.append((c, letter, True))
-                            extend(child, c + 1, main, mult, cross, left)
+                            extend(child, c + 1, main, mult * wm, cross)
                             placed.pop()
                     blanks += 1
-                return
-            if not allowed:
                 return
             cs = cross_sum[c]
             for letter in (kids if len(kids) < len(rack) else rack):
@@ -312,30 +286,27 @@ class _Generator:
                     v = letter_value[letter] * f
                     rack[letter] = n - 1
                     placed.append((c, letter, False))
-                    extend(kids[letter], c + 1, main + v, mult * wm, cross + (cs + v) * wm, left)
+                    extend(kids[letter], c + 1, main + v, mult * wm, cross + (cs + v) * wm)
                     placed.pop()
                     rack[letter] = n
             if blanks:
                 blanks -= 1
-                mult *= wm
-                cross += cs * wm
                 for letter, child in kids.items():
                     if letter in allowed and letter in blank_letters:
                         placed.append((c, letter, True))
-                        extend(child, c + 1, main, mult, cross, left)
+                        extend(child, c + 1, main, mult * wm, cross + cs * wm)
                         placed.pop()
                 blanks += 1
 
-        rack_tiles = sum(rack.values()) + blanks
         if stop_squares:
             for stop in stop_squares:
                 anchor = start = stop + 1
-                extend(0, anchor, 0, 1, 0, rack_tiles)
+                extend(0, anchor, 0, 1, 0)
             return
         previous_anchor = -1
+        rack_tiles = sum(rack.values()) + blanks
         rack_letters = frozenset(letter for letter, n in rack.items() if n)
         for anchor in line.anchors:
-            part = ()
             if anchor > 0 and cells[anchor - 1] not in (_EMPTY, STOP):
                 start = anchor - 1
                 while start > 0 and cells[start - 1] not in (_EMPTY, STOP):
@@ -348,8 +319,7 @@ class _Generator:
                         break
                     total += values[c]
                 if node is not None:
-                    after_stop = start > 0 and cells[start - 1] == STOP
-                    extend(node, anchor, total, 1, 0, rack_tiles)
+                    extend(node, anchor, total, 1, 0)
             else:
                 limit = 0
                 c = anchor - 1
@@ -362,47 +332,45 @@ class _Generator:
                     if not anchor_ok:
                         previous_anchor = anchor
                         continue
-                # Left parts lie on free squares before the anchor: they touch nothing, so no cross-words. Without
-                # premium squares there their score is their face value.
-                plain = all(factor[c] == 1 and word_mult[c] == 1 for c in range(anchor - limit, anchor))
-                # rack and blanks: what is left after the part, read by extend() through its closure.
-                for k, node, next_letters, part, rack, blanks, face in self._left_parts():  # noqa: B007
+                # Left parts lie on free squares before the anchor: they touch nothing, so no cross-words.
+                for k, node, kids, part, used, used_blanks in self._left_parts():
                     if k > limit:
                         break
-                    if anchor_ok is not None and anchor_ok.isdisjoint(next_letters):
+                    if anchor_ok is not None and anchor_ok.isdisjoint(kids):
                         continue  # no letter can go on the anchor after this part
                     start = anchor - k
-                    after_stop = start > 0 and cells[start - 1] == STOP
-                    if plain:
-                        extend(node, anchor, face, 1, 0, rack_tiles - k)
-                        continue
                     main, mult = 0, 1
                     for i, (letter, blank) in enumerate(part):
                         c = start + i
                         if not blank:
                             main += letter_value[letter] * factor[c]
                         mult *= word_mult[c]
-                    extend(node, anchor, main, mult, 0, rack_tiles - k)
-                rack, blanks, part = self.rack, self.blanks, ()
+                        placed.append((c, letter, blank))
+                    for letter in used:
+                        rack[letter] -= 1
+                    blanks -= used_blanks
+                    extend(node, anchor, main, mult, 0)
+                    for letter in used:
+                        rack[letter] += 1
+                    blanks += used_blanks
+                    del placed[:]
             previous_anchor = anchor
 
-    def _left_parts(self) -> list[tuple[int, int, frozenset[str], tuple[tuple[str, bool], ...], dict[str, int], int,
-                                        int]]:
-        """Every word prefix the rack can spell, shortest first, computed once per position: (length, node, the
-        letters that may follow, (letter, is blank) per tile, the rack letters left, blanks left, face value)."""
+    def _left_parts(self) -> list[tuple[int, int, dict[str, int], tuple[tuple[str, bool], ...], tuple[str, ...], int]]:
+        """Every word prefix the rack can spell, shortest first, computed once per position:
+        (length, node, its children, (letter, is blank) per tile, rack letters used, blanks used)."""
         if self._parts is not None:
             return self._parts
         parts = []
         rack = dict(self.rack)
         blank_letters = self.allowed_letters
         children = self.graph.children
-        values = self.values
         most = sum(rack.values()) + self.blanks - 1
 
         def grow(node: int, part: list[tuple[str, bool]], blanks: int) -> None:
             kids = children(node)
-            face = sum(values[letter] for letter, blank in part if not blank)
-            parts.append((len(part), node, frozenset(kids), tuple(part), dict(rack), blanks, face))
+            used = tuple(letter for letter, blank in part if not blank)
+            parts.append((len(part), node, kids, tuple(part), used, len(part) - len(used)))
             if len(part) >= most:
                 return
             for letter, n in rack.items():
@@ -423,6 +391,19 @@ class _Generator:
         parts.sort(key=lambda entry: entry[0])
         self._parts = parts
         return parts
+
+    def _record(self, line: _Line, r: int, direction: Direction, start: int, end: int, score: int,
+                placed: list[tuple[int, str, bool]], stop: int | None) -> None:
+        single = len(placed) == 1 and stop is None
+        if single and direction is Direction.DOWN and line.cross_ok[placed[0][0]] is not None:
+            return  # the same single tile forms an across word: generated across
+        if start > 0 and line.cells[start - 1] == STOP and placed[0][0] == start:
+            return  # a new word may not start right after a stop tile laid earlier
+        score += self.bingo.get(len(placed) + (stop is not None), 0)
+        letters = line.cells[start:end]
+        for c, letter, blank in placed:
+            letters[c - start] = letter.lower() if blank else letter
+        self.moves.append(GeneratedMove(score, "".join(letters), direction, r, start, tuple(placed), stop))
 
     # -- Alfapet stop tiles ---------------------------------------------------------------------------
 
