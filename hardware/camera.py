@@ -232,13 +232,17 @@ class OpenCVCamera(_LiveCamera):
         super().__init__(clock)
         if isinstance(device, str) and device.isdigit():
             device = int(device)
-        level = cv2.utils.logging.getLogLevel()
-        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # our message replaces its warnings
+        # Our message replaces OpenCV's warnings; some builds (the aarch64 4.11 wheel) have no cv2.utils.logging.
+        cv_log = getattr(cv2.utils, "logging", None)
+        level = cv_log.getLogLevel() if cv_log else None
+        if cv_log:
+            cv_log.setLogLevel(cv_log.LOG_LEVEL_SILENT)
         try:
             capture = cv2.VideoCapture(device)
             opened = capture.isOpened()
         finally:
-            cv2.utils.logging.setLogLevel(level)
+            if cv_log:
+                cv_log.setLogLevel(level)
         if not opened:
             capture.release()
             raise DeviceUnavailable(
