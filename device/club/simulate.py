@@ -77,6 +77,8 @@ def run_device(db: Path, config: Path, records: list[Path], *, interval: float, 
     link_stop = threading.Event()
     worker = threading.Thread(target=link.run, args=(link_stop,), name=f"club-link-{db.stem}")
     worker.start()
+    # As on a real device, the link is up before the players start (a move stored earlier simply waits).
+    link.connected.wait(30)
     try:
         for number, gcg in enumerate(records, 1):
             if stop.is_set():
