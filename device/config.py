@@ -104,6 +104,12 @@ class GameSettings:
             return Rules.alfapet(self.language, rack_size=self.rack_size, **options)
         raise ConfigError(f"game {self.game!r} has no board rules; it is played on its own screen")
 
+    def new_game(self):
+        """A fresh engine :class:`~engine.game.Game` for these settings: their rules, players and starter."""
+        from engine.game import Game
+
+        return Game(self.rules(), list(self.players), first=self.first)
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["players"] = list(self.players)

@@ -204,7 +204,7 @@ class Flow:
     def new_game(self, settings: GameSettings, *, meta: Mapping[str, Any] | None = None) -> int:
         game_id = self.c.store.create_game(settings, meta=meta)
         self.s = FlowState(state=State.PLAYING, game_id=game_id, settings=settings,
-                           game=Game(settings.rules(), list(settings.players), first=settings.first),
+                           game=settings.new_game(),
                            notices=self.s.notices)
         clock = self._new_clock(settings)
         self.c.clock = clock

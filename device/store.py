@@ -694,7 +694,7 @@ class Store:
         records, problems, damaged_from = self._read_records(game_id)
         game = None
         if settings.game in ("scrabble", "alfapet"):
-            game = Game(settings.rules(), list(settings.players), first=settings.first)
+            game = settings.new_game()
             played = _replay_recomputed(game, game_id, records, problems)
             if played < len(records):
                 records = records[:played]

@@ -289,3 +289,20 @@ def test_the_new_game_form_offers_the_names_the_director_assigned(tmp_path: Path
         assert plain.overlay.settings().players == GameSettings().players
     finally:
         store.close()
+
+
+def test_the_result_names_the_starter_the_start_draw_chose(tmp_path: Path) -> None:
+    # tsh lists the player who went first first: the snapshot must replay with the drawn starter.
+    from device.club.link import snapshot
+    from device.config import GameSettings
+
+    gcg = records(1)[0]
+    ref = replay(parse_gcg(gcg.read_bytes(), str(gcg))).game
+    settings = GameSettings(players=tuple(ref.players), tileset=ref.rules.tileset.name, first=1)
+    with Store(tmp_path / "games.sqlite") as store:
+        game_id = store.create_game(settings)
+    db = sqlite3.connect(tmp_path / "games.sqlite")
+    try:
+        assert snapshot(db, game_id)["first"] == 1
+    finally:
+        db.close()

@@ -88,8 +88,7 @@ def game_row(db: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:
 def snapshot(db: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """The game as the engine replays it: scores, board, move number, outcome when finished."""
     from device.config import GameSettings
-    from device.store import event_from_dict
-    from engine.game import Game
+    from device.store import replay_records
 
     info = game_row(db, game_id)
     if info is None:
@@ -100,8 +99,8 @@ def snapshot(db: sqlite3.Connection, game_id: int) -> dict[str, Any]:
                             "finished": info["finished"], "clock": info["clock"], "moves": len(records)}
     settings = GameSettings.from_dict(info["settings"], f"game {game_id}")
     if settings.game in ("scrabble", "alfapet"):
-        game = Game(settings.rules(), list(settings.players))
-        game.replay(event_from_dict(r) for r in records)
+        game = settings.new_game()  # with the starter the start draw chose: tsh lists who went first
+        replay_records(game, records)
         data["scores"] = list(game.scores)
         data["board"] = game.board.to_text()
         data["first"] = game.first

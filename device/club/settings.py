@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -78,9 +77,3 @@ class ClubSettings:
         except (OSError, IndexError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{self.password_file!r}: cannot read the club password ({exc})") from None
 
-
-def finite_seconds(value: float, name: str) -> float:
-    """A positive, finite number of seconds (``nan``/``inf`` refused)."""
-    if not math.isfinite(value) or value <= 0:
-        raise ConfigError(f"{name} = {value!r}: must be a positive number of seconds")
-    return value

@@ -16,7 +16,7 @@ from typing import Any
 from device.config import GameSettings
 from device.store import Store
 from engine.clocks import ChessClock
-from engine.game import Game, GameEvent
+from engine.game import GameEvent
 from engine.moves import RackPoints
 
 
@@ -30,7 +30,7 @@ class StoreFeeder:
         self.now = now
         self.photos = photos
         """``photos(game_id, seq)`` -> the photo path to store with the event, if any."""
-        self.game = Game(settings.rules(), list(settings.players), first=settings.first)
+        self.game = settings.new_game()
         self.clock = ChessClock(settings.minutes, players=len(settings.players))
         self.game_id: int | None = None
 

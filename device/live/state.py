@@ -181,7 +181,7 @@ class LiveReader:
                 problem = replay_records(game, records[len(seen):])
                 self._games = {gid: (list(records), game, problem)}
                 return game, problem
-        game = Game(settings.rules(), list(settings.players), first=settings.first)
+        game = settings.new_game()
         problem = replay_records(game, records)
         self._games = {gid: (list(records), game, problem)}
         return game, problem
