@@ -21,6 +21,9 @@ REPO="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="${1:-/var/tmp/ordvakt-arm64}"
 SUITE="${SUITE:-bookworm}"
 TARGET="$WORK/rootfs-$SUITE"
+# Paths inside the emulated root (the guest), not on this machine.
+APP=/opt/ordvakt
+KIOSK_DATA=/tmp/ordvakt-kiosk
 START=$SECONDS
 LOG="$WORK/proof-$SUITE.log"   # everything the set-up and the tests print (the terminal gets the tails)
 TESTS=(tests/test_engine_scoring.py tests/test_hardware_config.py tests/test_hardware_camera.py
@@ -66,15 +69,15 @@ chmod 755 "$TARGET/usr/sbin/policy-rc.d"
 step "root ready: $(inside /usr/bin/uname -m), $(inside /usr/bin/python3 --version)"
 if [[ $BASE_ONLY == 1 ]]; then exit 0; fi
 
-step "clone of $(git -C "$REPO" rev-parse --short HEAD) into /opt/ordvakt"
-rm -rf "$TARGET/opt/ordvakt"
-git clone -q --no-hardlinks "$REPO" "$TARGET/opt/ordvakt"
+step "clone of $(git -C "$REPO" rev-parse --short HEAD) into $APP"
+rm -rf "${TARGET:?}$APP"
+git clone -q --no-hardlinks "$REPO" "$TARGET$APP"
 
 step "README set-up and demo: python3 device/bootstrap.py demo --headless (full output: $LOG)"
-inside /bin/sh -c 'cd /opt/ordvakt && python3 device/bootstrap.py demo --headless' 2>&1 | tee "$LOG" | tail -n 25
+inside /bin/sh -c "cd $APP && python3 device/bootstrap.py demo --headless" 2>&1 | tee "$LOG" | tail -n 25
 
 step "kiosk start-up path: the display-driver probe"
-inside /opt/ordvakt/.venv/bin/python -c '
+inside "$APP/.venv/bin/python" -c '
 import platform, pygame
 from device.doctor import sdl_video_drivers as video_drivers
 print("machine", platform.machine(), "| pygame", pygame.version.ver, "| SDL", ".".join(map(str, pygame.get_sdl_version())))
@@ -82,7 +85,7 @@ drivers = video_drivers()
 print("SDL video drivers:", " ".join(drivers))
 raise SystemExit(0 if "kmsdrm" in drivers else "kmsdrm is NOT among the video drivers")'
 set +e
-inside /usr/bin/env SDL_VIDEODRIVER=kmsdrm ORDVAKT_DATA_DIR=/tmp/ordvakt-kiosk /opt/ordvakt/.venv/bin/ordvakt run
+inside /usr/bin/env SDL_VIDEODRIVER=kmsdrm ORDVAKT_DATA_DIR="$KIOSK_DATA" "$APP/.venv/bin/ordvakt" run
 code=$?
 set -e
 step "ordvakt run without a display exited with $code (5 = display unavailable)"
@@ -90,7 +93,7 @@ step "ordvakt run without a display exited with $code (5 = display unavailable)"
 
 step "fast test subset: ${TESTS[*]}"
 # The demo's set-up leaves the development tools out; the tests need pytest.
-inside /bin/sh -c "cd /opt/ordvakt && .venv/bin/python -m pip install -q -e '.[dev]'" 2>&1 | tee -a "$LOG" | tail -n 3
-inside /bin/sh -c "cd /opt/ordvakt && SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
+inside /bin/sh -c "cd $APP && .venv/bin/python -m pip install -q -e '.[dev]'" 2>&1 | tee -a "$LOG" | tail -n 3
+inside /bin/sh -c "cd $APP && SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
     .venv/bin/python -m pytest -q -p no:cacheprovider ${TESTS[*]}" 2>&1 | tee -a "$LOG" | tail -n 15
 step "arm64 proof passed in $((SECONDS - START)) s"

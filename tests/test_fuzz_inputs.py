@@ -107,6 +107,8 @@ def test_game_settings_from_any_table_are_valid_or_a_config_error(table):
         one_line(exc)
         return
     assert 1 <= len(settings_.players) <= 4 and all(p and "\n" not in p for p in settings_.players)
+    # What was accepted is a complete setting: stored and read back, it is the same setting.
+    assert GameSettings.from_dict(settings_.to_dict(), "again") == settings_
 
 
 HW_KEYS = st.sampled_from(["hold_time", "bounce_time", "pull_up", "buttons", "buzzer", "leds", "camera", "x"])
