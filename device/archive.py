@@ -189,7 +189,7 @@ class ArchivedGame:
 
     def game(self, events: int | None = None) -> Game:
         """The engine game after the first ``events`` events (default all); only Scrabble and Alfapet."""
-        if self.settings.game not in ("scrabble", "alfapet"):
+        if not self.settings.board_game:
             raise ArchiveError(f"game {self.id} is {self.settings.game}: it has no board")
         game = Game(self.settings.rules(), list(self.settings.players), first=self.settings.first)
         try:
@@ -234,7 +234,7 @@ def is_finished(db: sqlite3.Connection, game_id: int) -> bool:
 def gcg_text(saved: ArchivedGame) -> str:
     from engine.gcg import write_gcg
 
-    if saved.settings.game not in ("scrabble", "alfapet") or len(saved.settings.players) != 2:
+    if not saved.settings.board_game or len(saved.settings.players) != 2:
         raise ArchiveError(f"game {saved.id} ({saved.settings.game}, {len(saved.settings.players)} players) "
                            "has no GCG form; export the JSON record")
     return write_gcg(saved.game(), lexicon=saved.settings.lexicon or None, lettered_rows=saved.settings.lettered_rows)
@@ -253,7 +253,7 @@ def json_record(saved: ArchivedGame, photo_names: Mapping[int, str] | None = Non
                 extra.pop("photo", None)
             event["extra"] = extra
         events.append(event)
-    scores = saved.game().scores if saved.settings.game in ("scrabble", "alfapet") else None
+    scores = saved.game().scores if saved.settings.board_game else None
     return {"format": "ordvakt-game/1", "id": saved.id, "created": saved.created,
             "settings": saved.settings.to_dict(), "players": list(saved.settings.players),
             "finished": saved.finished, "scores": scores, "clock": saved.clock, "events": events}

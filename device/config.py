@@ -54,6 +54,8 @@ from engine.inputs import MAX_NAME_CHARS, clean_name, finite_number, short_repr
 MAX_CONFIG_BYTES = 256 * 1024
 
 GAMES = ("scrabble", "alfapet", "ordskifte", "keywords")
+#: Games played on a grid board with the engine's rules (read by the camera); the others have their own screens.
+BOARD_GAMES = ("scrabble", "alfapet")
 CLOCKS = ("none", "chess", "turn", "round")
 CHALLENGE_RULES = ("void", "single", "double", "five-point", "ten-point", "triple")
 UI_LANGUAGES = ("en", "sv", "fi", "nb")
@@ -103,6 +105,11 @@ class GameSettings:
         if self.game == "alfapet":
             return Rules.alfapet(self.language, rack_size=self.rack_size, **options)
         raise ConfigError(f"game {self.game!r} has no board rules; it is played on its own screen")
+
+    @property
+    def board_game(self) -> bool:
+        """Played on a grid board with the engine's rules (Scrabble, Alfapet)."""
+        return self.game in BOARD_GAMES
 
     def new_game(self):
         """A fresh engine :class:`~engine.game.Game` for these settings: their rules, players and starter."""
@@ -302,7 +309,7 @@ def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSetting
     players = [clean_name(p) for p in players]  # no line breaks or control characters on screens and records
     if len({p.casefold() for p in players}) != len(players):
         raise _fail(source, f"{section}.players", players, "two players have the same name; tell them apart")
-    low = 1 if game in ("scrabble", "alfapet") else 2
+    low = 1 if game in BOARD_GAMES else 2
     high = 2 if game == "keywords" else 4
     if not low <= len(players) <= high:
         raise _fail(source, f"{section}.players", players, f"{game} is played by {low} to {high} players")

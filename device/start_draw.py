@@ -26,7 +26,6 @@ from engine.start import StartRule, decide_start, normalise_tile
 from engine.tiles import ARROW, BLANK, STOP
 
 #: Games whose starter is drawn on this screen (Ordskifte draws on its own board; Keywords alternates).
-BOARD_GAMES = ("scrabble", "alfapet")
 
 TileReader = Callable[[], "str | None"]
 
@@ -68,7 +67,7 @@ class StartDrawView:
 
 def needs_start_draw(settings: GameSettings) -> bool:
     """A board game of two or more players starts with the draw."""
-    return settings.game in BOARD_GAMES and len(settings.players) >= 2
+    return settings.board_game and len(settings.players) >= 2
 
 
 class StartDrawScreen:

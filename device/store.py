@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from device.config import GameSettings
+from device.config import BOARD_GAMES, GameSettings
 from device.errors import DeviceError, ExitCode
 from engine.board import Board
 from engine.errors import EngineError
@@ -655,7 +655,7 @@ class Store:
         previous = ""
         kind = self._db.execute("SELECT kind FROM games WHERE id = ?", (game_id,)).fetchone()
         # Board-game events are engine moves; Ordskifte and Keywords store their own action records.
-        board_game = kind is None or kind[0] in ("scrabble", "alfapet")
+        board_game = kind is None or kind[0] in BOARD_GAMES
         for expected, (seq, raw, chain) in enumerate(rows):
             if seq != expected:
                 problems.append(f"Game {game_id}: move {expected + 1} is missing from the database.")
@@ -693,7 +693,7 @@ class Store:
             raise StoreError(f"Game {game_id}: its stored settings are damaged ({str(exc)[:120]}).") from None
         records, problems, damaged_from = self._read_records(game_id)
         game = None
-        if settings.game in ("scrabble", "alfapet"):
+        if settings.board_game:
             game = settings.new_game()
             played = _replay_recomputed(game, game_id, records, problems)
             if played < len(records):

@@ -98,7 +98,7 @@ def snapshot(db: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     data: dict[str, Any] = {"game": game_id, "kind": info["kind"], "players": info["players"],
                             "finished": info["finished"], "clock": info["clock"], "moves": len(records)}
     settings = GameSettings.from_dict(info["settings"], f"game {game_id}")
-    if settings.game in ("scrabble", "alfapet"):
+    if settings.board_game:
         game = settings.new_game()  # with the starter the start draw chose: tsh lists who went first
         replay_records(game, records)
         data["scores"] = list(game.scores)

@@ -79,7 +79,7 @@ def run_show(args: argparse.Namespace) -> int:
     if args.after is not None and not 0 <= args.after <= total:
         raise ArchiveError(f"--after {args.after} is out of range: game {args.game_id} has {total} events")
     upto = total if args.after is None else args.after
-    board_game = saved.settings.game in ("scrabble", "alfapet")
+    board_game = saved.settings.board_game
     if args.cgp:
         if not board_game:
             raise ArchiveError(f"game {args.game_id} is {saved.settings.game}: CGP describes board positions")

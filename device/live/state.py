@@ -36,7 +36,7 @@ from typing import Any
 from urllib.parse import quote
 
 from device.archive import is_photo_name
-from device.config import GameSettings
+from device.config import BOARD_GAMES, GameSettings
 from device.errors import DeviceError
 from device.store import event_from_dict
 from engine.errors import EngineError
@@ -47,7 +47,6 @@ from engine.moves import Placement, RackPoints
 #: (the kiosk saves running clocks every 5 s).
 QUIET_S = 15.0
 
-BOARD_KINDS = ("scrabble", "alfapet")
 
 #: Words on a rail that win Ordskifte.
 ORDSKIFTE_WORDS = 6
@@ -124,7 +123,7 @@ class LiveReader:
             "SELECT g.id, g.created, g.kind, g.players, (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) "
             "FROM games g WHERE g.finished = 1 ORDER BY g.id DESC LIMIT ?", (limit,)).fetchall()
         return [{"id": r[0], "created": r[1], "kind": r[2], "players": _json_list(r[3]), "events": r[4],
-                 "gcg": r[2] in BOARD_KINDS and len(_json_list(r[3])) == 2} for r in rows]
+                 "gcg": r[2] in BOARD_GAMES and len(_json_list(r[3])) == 2} for r in rows]
 
     # -- the snapshot -----------------------------------------------------------------------------
     def snapshot(self, game_id: int | None = None) -> dict[str, Any]:
@@ -148,7 +147,7 @@ class LiveReader:
             "kind": kind, "game_id": gid, "created": created, "seq": len(records), "finished": finished,
             "server_time": now, "language": settings.language,
         }
-        if kind in BOARD_KINDS:
+        if kind in BOARD_GAMES:
             game, problem = self._replayed(gid, settings, records)
             base.update(board_game_view(settings, records, finished, game, problem))
         elif kind == "ordskifte":

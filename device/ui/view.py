@@ -74,7 +74,9 @@ class GameKind(enum.Enum):
     @property
     def board_game(self) -> bool:
         """Played on a grid board read by the camera (Scrabble, Alfapet)."""
-        return self in (GameKind.SCRABBLE, GameKind.ALFAPET)
+        from device.config import BOARD_GAMES
+
+        return self.value in BOARD_GAMES
 
 
 class ClockMode(enum.Enum):
