@@ -13,6 +13,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,7 +125,7 @@ def check_display(machine: Machine) -> Check:
     if not cards:
         return Check("display", Status.FAIL, "SDL has kmsdrm but there is no /dev/dri/card*",
                      "enable the KMS driver: dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, then reboot")
-    usable = [c for c in cards if os.access(c, os.R_OK | os.W_OK)]
+    usable = [c for c in cards if opens_for_read_write(c)]
     if not usable:
         return Check("display", Status.FAIL, f"{cards[0]} is not readable and writable by this user",
                      "add the user to the video and render groups (sudo usermod -aG video,render USER)")
@@ -156,7 +157,7 @@ def check_touch(machine: Machine) -> Check:
                      "connect the display's touch cable (DSI) or USB; the buttons still work")
     event, name = devices[0]
     node = machine.path("/dev/input") / event
-    if node.exists() and not os.access(node, os.R_OK):
+    if node.exists() and not opens(node, os.O_RDONLY):
         return Check("touch", Status.FAIL, f"{name} ({event}) is not readable by this user",
                      "add the user to the input group (sudo usermod -aG input USER)")
     return Check("touch", Status.OK, f"{name} ({event})")
@@ -249,10 +250,37 @@ def check_word_lists(lexicon_dir: Path, languages: Iterable[str]) -> Check:
     return Check("word lists", Status.OK, f"{len(lists)} in {lexicon_dir}: {' '.join(sorted(have))}")
 
 
+def opens_for_read_write(node: Path) -> bool:
+    return opens(node, os.O_RDWR)
+
+
+def opens(node: Path, mode: int) -> bool:
+    """Whether this process can open ``node`` with ``mode`` as the kiosk will.
+
+    Opening it is the only honest test: ``os.access`` answers from the real uid and is wrong under
+    fake-root emulators, ACLs and some container set-ups.
+    """
+    try:
+        os.close(os.open(node, mode | os.O_NONBLOCK | os.O_CLOEXEC))
+    except OSError:
+        return False
+    return True
+
+
+def can_create_in(folder: Path) -> bool:
+    """Whether a file can really be created in ``folder`` (see ``opens_for_read_write``)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError:
+        return False
+    return True
+
+
 def check_database(data_dir: Path) -> Check:
     path = data_dir / "games.sqlite"
     if not path.exists():
-        if os.access(data_dir if data_dir.exists() else data_dir.parent, os.W_OK):
+        if can_create_in(data_dir if data_dir.exists() else data_dir.parent):
             return Check("database", Status.OK, f"{path} will be created at the first game")
         return Check("database", Status.FAIL, f"{data_dir} is not writable", f"make {data_dir} writable by the user")
     try:
