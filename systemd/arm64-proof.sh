@@ -43,8 +43,12 @@ MIRROR="${MIRROR:-http://deb.debian.org/debian}"
 # Run a command inside the arm64 root as (fake) root. The host's CA bundle is used for PyPI, so a TLS proxy
 # that the host trusts is trusted inside too.
 HOST_CA=/etc/ssl/certs/host-ca-certificates.crt
+# The shared test material beside the repository is seen beside the guest's clone, as the tests expect.
+SHARED="$(cd "$REPO/.." && pwd)/shared"
+SHARED_BIND=()
+if [[ -d "$SHARED/data" ]]; then SHARED_BIND=(-b "$SHARED:$(dirname "$APP")/shared"); fi
 inside() {
-    proot -0 -q qemu-aarch64-static -r "$TARGET" -b /dev -b /proc -b /sys -w / \
+    proot -0 -q qemu-aarch64-static -r "$TARGET" -b /dev -b /proc -b /sys "${SHARED_BIND[@]}" -w / \
         /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         LANG=C.UTF-8 TERM=dumb PIP_CERT="$HOST_CA" SSL_CERT_FILE="$HOST_CA" "$@"
 }
