@@ -624,6 +624,9 @@ def build(config: Config, *, headless: bool = False) -> tuple[App, Store]:
 
         try:
             camera = open_camera(hw)
+            from device.overlays import apply_saved_exposure
+
+            apply_saved_exposure(camera, data_dir)
         except HardwareError as exc:
             log.warning("camera unavailable, moves are typed in: %s", exc)
             notices.append(v.Notice("warn.camera_lost", v.Severity.WARNING, str(exc)))

@@ -209,8 +209,48 @@ def saved_profile(data_dir: Path | None, grid: int) -> Path | None:
     return path if path.is_file() else None
 
 
+EXPOSURE_FILE = "camera-exposure.json"
+
+
+def save_exposure(data_dir: Path, controls: dict[str, Any]) -> Path:
+    """Keep the exposure locked at calibration (``<data>/profiles/camera-exposure.json``) for later starts."""
+    target = profile_dir(data_dir) / EXPOSURE_FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps({k: v for k, v in controls.items() if k not in ("AeEnable", "AwbEnable")}),
+                   encoding="utf-8")
+    os.replace(tmp, target)
+    return target
+
+
+def apply_saved_exposure(camera: Any, data_dir: Path) -> bool:
+    """Fix ``camera`` at the exposure saved at calibration, if both exist; a bad file is logged and left alone
+    (the camera keeps the exposure it measured at start). Returns whether it was applied."""
+    path = profile_dir(data_dir) / EXPOSURE_FILE
+    if not hasattr(camera, "apply_exposure") or not path.is_file():
+        return False
+    from hardware.errors import HardwareError
+
+    try:
+        controls = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(controls, dict):
+            raise ValueError("not a table of controls")
+        camera.apply_exposure(controls)
+    except (OSError, ValueError, HardwareError) as exc:
+        log.warning("%s: not used (%s); the camera keeps the exposure it measured at start", path, exc)
+        return False
+    log.info("camera exposure fixed at the calibrated values from %s", path)
+    return True
+
+
 class CalibrationScreen:
-    """CALIBRATION: the camera picture with the grid found on it; SAVE makes a board profile from it."""
+    """CALIBRATION: the camera picture with the grid found on it; SAVE makes a board profile from it.
+
+    On a camera that can lock its exposure (picamera2), SAVE first lets exposure and white balance settle on
+    the board as it lies now, locks them, and profiles a fresh frame taken with the locked values; those values
+    are saved beside the profile and applied at every later start (:func:`apply_saved_exposure`), so the
+    colours the profile learned are the colours the camera keeps delivering.
+    """
 
     def __init__(self, camera: Any, *, data_dir: Path, layout_name: str, profile: str, language: str = "en",
                  now: Callable[[], float], notices: tuple[v.Notice, ...] = ()) -> None:
@@ -287,6 +327,7 @@ class CalibrationScreen:
         from vision.calibrate import calibrate
         from vision.errors import VisionError
 
+        exposure = self._relock_exposure()
         layout = self.layout
         codes = [["*" if Square(r, c) == layout.centre else layout.premium(Square(r, c)).value
                   for c in range(layout.size)] for r in range(layout.size)]
@@ -303,12 +344,27 @@ class CalibrationScreen:
         tmp.write_text(profile.to_toml(), encoding="utf-8")
         os.replace(tmp, target)
         cv2.imwrite(str(target.with_suffix(".png")), debug)
+        if exposure:
+            save_exposure(self.data_dir, exposure)
         self.saved = target
         self._profile = profile
         self.profile_name = str(target)
         self.corners = tuple((float(x), float(y)) for x, y in geom.corners)
         self.message = v.Text.of("msg.saved_profile", name=target.name)
         return target
+
+    def _relock_exposure(self) -> dict[str, Any] | None:
+        """Re-measure and lock exposure on the board as it lies now, then take the frame to profile."""
+        lock = getattr(self.camera, "lock_exposure", None)
+        if lock is None:
+            return None
+        try:
+            exposure = dict(lock())
+            self.frame = self.camera.capture()
+        except Exception as exc:  # any camera failure: profile the frame already shown, exposure as it was
+            log.warning("calibration: exposure not re-locked: %s", exc)
+            return None
+        return exposure
 
     def view(self) -> v.View:
         cal = v.Calibration(frame=self.frame, corners=self.corners, grid_size=self.layout.size, ok=self.ok,

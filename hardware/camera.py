@@ -20,6 +20,7 @@ Back-ends (``ordvakt.cameras`` entry points in ``pyproject.toml``):
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import time
@@ -377,6 +378,26 @@ class Picamera2Camera(_LiveCamera):
             if name in metadata:
                 fixed[name] = metadata[name]
         camera.set_controls(fixed)
+        self.exposure = fixed
+        return fixed
+
+    def apply_exposure(self, controls: Mapping[str, Any]) -> dict[str, Any]:
+        """Fix exposure, gain and white balance at values measured before (by :meth:`lock_exposure` during
+        calibration), so the board keeps the colours it was calibrated with after a restart. Only the three
+        known controls are taken; values that are not finite positive numbers are refused."""
+        fixed: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
+        for name in ("ExposureTime", "AnalogueGain", "ColourGains"):
+            if name not in controls:
+                continue
+            value = controls[name]
+            values = list(value) if isinstance(value, (list, tuple)) else [value]
+            if not values or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                     and math.isfinite(x) and x > 0 for x in values):
+                raise ConfigurationError(f"camera exposure {name} = {value!r}: expected positive numbers")
+            fixed[name] = tuple(values) if name == "ColourGains" else values[0]
+        if name_missing := {"ExposureTime", "AnalogueGain"} - fixed.keys():
+            raise ConfigurationError(f"camera exposure lacks {', '.join(sorted(name_missing))}")
+        self._camera.set_controls(fixed)
         self.exposure = fixed
         return fixed
 

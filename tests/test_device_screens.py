@@ -380,6 +380,52 @@ def test_calibration_preview_draws_the_grid_and_save_makes_the_profile_the_defau
     assert str(path) in [c.value for c in option(app.view(), "board_profile").choices]
 
 
+def test_calibration_locks_exposure_on_the_board_and_later_starts_apply_it(tmp_path: Path) -> None:
+    pytest.importorskip("vision.calibrate")
+    from device.overlays import apply_saved_exposure
+    from hardware.camera import ReplayCamera
+
+    class LockingCamera(ReplayCamera):
+        """A replay camera that can lock exposure as picamera2 does; captures after the lock are counted."""
+
+        def __init__(self, folder: Path) -> None:
+            super().__init__(folder)
+            self.events: list[str] = []
+            self.applied: dict | None = None
+
+        def lock_exposure(self) -> dict:
+            self.events.append("lock")
+            return {"AeEnable": False, "AwbEnable": False, "ExposureTime": 9000, "AnalogueGain": 1.5,
+                    "ColourGains": (1.8, 1.5)}
+
+        def apply_exposure(self, controls: dict) -> dict:
+            self.applied = dict(controls)
+            return self.applied
+
+        def capture(self):
+            self.events.append("capture")
+            return super().capture()
+
+    app = new_app(tmp_path, players=("Ann", "Bob"))
+    tap_kind(app, A.START_GAME)
+    camera = LockingCamera(DEMO_DIR)
+    app.collaborators.camera = camera
+    tap_kind(app, A.SETTINGS)
+    tap_kind(app, A.CALIBRATE)
+    camera.events.clear()
+    tap_kind(app, A.SAVE_CALIBRATION)
+    assert saved_profile(app.data_dir, 15) is not None
+    assert camera.events[:2] == ["lock", "capture"]  # the profiled frame is taken with the locked exposure
+    saved = json.loads((app.data_dir / "profiles" / "camera-exposure.json").read_text())
+    assert saved == {"ExposureTime": 9000, "AnalogueGain": 1.5, "ColourGains": [1.8, 1.5]}
+    restarted = LockingCamera(DEMO_DIR)
+    assert apply_saved_exposure(restarted, app.data_dir)
+    assert restarted.applied == saved
+    (app.data_dir / "profiles" / "camera-exposure.json").write_text("{broken")
+    assert not apply_saved_exposure(LockingCamera(DEMO_DIR), app.data_dir)  # logged, camera left as it is
+    assert not apply_saved_exposure(ReplayCamera(DEMO_DIR), app.data_dir)  # a camera without exposure control
+
+
 def test_calibration_without_a_camera_says_so(tmp_path: Path) -> None:
     app = new_app(tmp_path)
     tap_kind(app, A.START_GAME)

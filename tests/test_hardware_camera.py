@@ -271,6 +271,20 @@ def test_picamera2_locks_exposure_and_white_balance_at_the_settled_values(fake_p
     assert fake.calls.count("metadata") >= 10
 
 
+def test_picamera2_applies_exposure_saved_at_calibration_and_refuses_nonsense(fake_picamera2):
+    with Picamera2Camera(0) as camera:
+        fixed = camera.apply_exposure({"ExposureTime": 12000, "AnalogueGain": 1.25, "ColourGains": [2.0, 1.4],
+                                       "Brightness": 0.9})
+        assert fixed == camera._camera.controls[-1] == {"AeEnable": False, "AwbEnable": False,
+                                                        "ExposureTime": 12000, "AnalogueGain": 1.25,
+                                                        "ColourGains": (2.0, 1.4)}  # unknown controls left out
+        for bad in ({"ExposureTime": float("nan"), "AnalogueGain": 1.0}, {"ExposureTime": -5, "AnalogueGain": 1.0},
+                    {"ExposureTime": "8000", "AnalogueGain": 1.0}, {"AnalogueGain": 1.0}):
+            with pytest.raises(ConfigurationError, match="exposure"):
+                camera.apply_exposure(bad)
+        assert camera._camera.controls[-1]["ExposureTime"] == 12000  # nothing set by a refused call
+
+
 def test_camera_module_3_focuses_once_then_fixes_the_lens(fake_picamera2):
     with Picamera2Camera(0) as camera:
         fake = camera._camera
