@@ -76,6 +76,8 @@ if [[ $BASE_ONLY == 1 ]]; then exit 0; fi
 step "clone of $(git -C "$REPO" rev-parse --short HEAD) into $APP"
 rm -rf "${TARGET:?}$APP"
 git clone -q --no-hardlinks "$REPO" "$TARGET$APP"
+# A first run from nothing: no word lists, demo game or settings left by an earlier proof.
+rm -rf "$TARGET/root/.local/share/ordvakt" "$TARGET/root/.config/ordvakt" "${TARGET:?}$KIOSK_DATA"
 
 step "README set-up and demo: python3 device/bootstrap.py demo --headless (full output: $LOG)"
 inside /bin/sh -c "cd $APP && python3 device/bootstrap.py demo --headless" 2>&1 | tee "$LOG" | tail -n 25
