@@ -59,7 +59,7 @@ def main() -> int:
                             minutes=25, challenge_rule="double", tileset="scrabble-de", board_profile="scrabscrap",
                             lettered_rows=True)
     store = open_store(data_dir)
-    learned = data_dir / "learned" / "scrabble-de.npz"
+    learned = data_dir / "learned" / "scrabble-de.tiles"
     reader = VisionReader(settings.board_profile, settings.rules().tileset, learned=learned)
     camera = ReplayCamera(DEMO_DIR)
     flow = build_flow(Config(game=settings, ui=UiSettings(auto_accept_s=0)), store, camera=camera, reader=reader,

@@ -107,6 +107,8 @@ class App:
     """Where the word lists and their word graphs are (default: <data>/lexicons)."""
     touch: Any = None
     """The :class:`device.ui.input.InputAdapter` (one action per tap, on release; the tested path)."""
+    disk: Any = None
+    """:class:`device.diskwatch.DiskWatch` of the data disk: a warning while it is low on space."""
     _screen: Any = None
     _ready: bool = False
     _clock_saved: float = float("-inf")
@@ -156,7 +158,7 @@ class App:
                 from device.reading import VisionReader
 
                 tileset = settings.rules().tileset
-                learned = self.data_dir / "learned" / f"{tileset.name}.npz" if self.data_dir else None
+                learned = self.data_dir / "learned" / f"{tileset.name}.tiles" if self.data_dir else None
                 c.reader = VisionReader(self.board_profile(settings), tileset, learned=learned)
                 if c.reader.problem:
                     self._notice(v.Notice("warn.camera_lost", v.Severity.WARNING, c.reader.problem))
@@ -477,6 +479,7 @@ class App:
         except queue.Empty:
             pass
         self._poll_clock()
+        self._watch_disk()
         self.flow.handle(FlowEvent(EventKind.TICK))
         self._follow_solo()
         if self.overlay is not None:
@@ -503,6 +506,18 @@ class App:
         self.solo = tracker_for(self.flow, self.data_dir or data_dir(), graph, self.solo)
         if self.solo is not None:
             self.solo.update(self.flow.game, self.flow.view().screen is v.Screen.END)  # type: ignore[attr-defined]
+
+    def _watch_disk(self) -> None:
+        """The low-space warning while the disk is low (the watch looks at the disk every 30 s at most)."""
+        if self.disk is None:
+            return
+        low = self.disk.low()
+        shown = any(n.key == "warn.disk_low" for n in self.notices)
+        if low and not shown:
+            self._notice(v.Notice("warn.disk_low", v.Severity.WARNING, self.disk.describe()))
+        elif shown and not low:
+            self.notices = [n for n in self.notices if n.key != "warn.disk_low"]
+            self.flow.notices[:] = [n for n in self.flow.notices if n.key != "warn.disk_low"]
 
     def _poll_clock(self) -> None:
         clock = self._collaborators().clock
@@ -635,8 +650,10 @@ def build(config: Config, *, headless: bool = False) -> tuple[App, Store]:
     import time
 
     from device.archive import ArchiveSettings, PhotoArchive
+    from device.diskwatch import DiskWatch
 
-    photos = PhotoArchive(data_dir, ArchiveSettings.from_table(config.photos, config.source))
+    disk = DiskWatch(data_dir)
+    photos = PhotoArchive(data_dir, ArchiveSettings.from_table(config.photos, config.source), disk=disk)
     collaborators = Collaborators(store=store, camera=camera, buzzer=buzzer, now=time.monotonic,
                                   export_dir=data_dir / "exports", photo_archive=photos)
     from device.errors import ConfigError
@@ -649,7 +666,7 @@ def build(config: Config, *, headless: bool = False) -> tuple[App, Store]:
         device_settings = DeviceSettings.defaults(config.ui)
     app = App(_placeholder_flow(collaborators, config), inputs=inputs, renderer=load_renderer(config.ui.size),
               size=config.ui.size, pointer=config.ui.pointer, config=config, collaborators=collaborators,
-              data_dir=data_dir, notices=notices, buzzer=buzzer)
+              data_dir=data_dir, notices=notices, buzzer=buzzer, disk=disk)
     app.apply_settings(device_settings)
     game_id = store.unfinished()
     if game_id is not None:

@@ -37,6 +37,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from device.config import GameSettings
+from device.diskwatch import DiskWatch
 from device.errors import DeviceError
 from device.store import event_from_dict
 from engine.game import Game
@@ -73,10 +74,15 @@ class ArchiveSettings:
 class PhotoArchive:
     """Saves move photos under ``<data_dir>/photos`` and keeps the folder within its budget."""
 
-    def __init__(self, data_dir: str | os.PathLike[str], settings: ArchiveSettings | None = None) -> None:
+    def __init__(self, data_dir: str | os.PathLike[str], settings: ArchiveSettings | None = None,
+                 disk: DiskWatch | None = None) -> None:
+        """``disk``: while it is low on space, :meth:`keep` saves no photos (the game's events come first)."""
         self.data_dir = Path(data_dir)
         self.root = self.data_dir / PHOTO_DIR
         self.settings = settings or ArchiveSettings()
+        self.disk = disk
+        self.paused = False
+        """Photos are not being saved because the disk is low (said once in the log when it starts)."""
         self._bytes: int | None = None
 
     def path_for(self, game_id: int, seq: int) -> Path:
@@ -102,6 +108,16 @@ class PhotoArchive:
         """:meth:`save` for the flow: a photo that cannot be written (full disk, odd frame) is logged and
         skipped, never a reason to lose the move."""
         if game_id is None or frame is None:
+            return None
+        low = self.disk is not None and self.disk.low()
+        if low != self.paused:
+            self.paused = low
+            archive_log = logging.getLogger("ordvakt.archive")
+            if low:
+                archive_log.warning("photos are no longer saved: %s", self.disk.describe())  # type: ignore[union-attr]
+            else:
+                archive_log.info("photos are saved again: the disk has space")
+        if low:
             return None
         try:
             return self.save(game_id, seq, frame)

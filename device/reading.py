@@ -7,14 +7,17 @@ imported only when a camera is in use.
 
 from __future__ import annotations
 
-import os
+import logging
 import time
 from pathlib import Path
 from typing import Any
 
 from device.flow import Reading, ReadKind, ReadTile
+from device.learned_tiles import LearnedGlyph, LearnedTiles
 from engine.game import Game
 from engine.moves import Placement
+
+log = logging.getLogger(__name__)
 
 
 class VisionReader:
@@ -31,13 +34,19 @@ class VisionReader:
         self.gate = StillFrameGate(self.reader.profile, locator=self.reader.locator)
         self.learned = learned
         self.problem = ""
-        if learned is not None and learned.is_file():
+        self._store: LearnedTiles | None = None
+        if learned is not None:
             from vision.errors import VisionError
 
+            self._store = LearnedTiles(learned)
+            glyphs, messages = self._store.load()
             try:
-                self.reader.classifier.load_learned(learned)
+                self.reader.classifier.learn([g.glyph() for g in glyphs], [g.label for g in glyphs])
             except VisionError as exc:  # a damaged file costs the learning, never the game
-                self.problem = f"learned tiles not loaded: {exc}"
+                messages.append(f"learned tiles not loaded: {exc}")
+            for message in messages:
+                log.warning("%s", message)
+            self.problem = "; ".join(messages)
 
     def still_frame(self, camera: Any, timeout_s: float = 2.0, *, clock=time.monotonic) -> Any | None:
         """A frame of a still board: frames are taken until the gate sees the board unchanged over
@@ -95,13 +104,12 @@ class VisionReader:
         letters = {t.square: t.letter for t in placement.letter_tiles if not t.blank}
         read = [t for t in proposal.new_tiles if not t.is_blank and t.square in letters]
         if read:
-            self.reader.learn(read, [letters[t.square] for t in read])
-            self._save_learned()
-
-    def _save_learned(self) -> None:
-        if self.learned is None:
-            return
-        self.learned.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.learned.with_name(self.learned.name + ".tmp.npz")
-        self.reader.classifier.save_learned(tmp)
-        os.replace(tmp, self.learned)  # a pulled plug leaves the old file or the new one, never half
+            labels = [letters[t.square] for t in read]
+            self.reader.learn(read, labels)
+            if self._store is not None:
+                try:  # one record appended per move (device.learned_tiles), never the whole file rewritten
+                    self._store.append(LearnedGlyph.of(label, t.glyph) for t, label in zip(read, labels, strict=True)
+                                       if not t.glyph.is_blank)
+                except OSError as exc:  # a full or read-only disk costs the learning, never the game
+                    self.problem = f"learned tiles not saved: {exc.strerror or exc}"
+                    log.warning("%s (%s)", self.problem, self.learned)

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from device.config import BOARD_GAMES, GameSettings
+from device.diskwatch import LOW_SPACE_BYTES
 from device.errors import DeviceError, ExitCode
 from engine.board import Board
 from engine.errors import EngineError
@@ -237,8 +238,6 @@ _ENVIRONMENT_CODES = {
     3: "not permitted", 5: "locked by another program", 6: "locked", 8: "read-only",
     10: "unreadable because of a disk input/output error", 13: "on a full disk", 14: "impossible to open",
 }
-#: Below this much free space the kiosk warns (and keeps saving the game: the game comes first).
-LOW_SPACE_BYTES = 64 * 1024 * 1024
 
 
 _PROBES = (
