@@ -5,6 +5,8 @@ A change of white balance multiplies each channel by a gain. We estimate the gai
 that should be neutral (tiles and the board's margin are near-grey, bright surfaces): a grey-world pass
 first makes them findable, then the brightest low-chroma pixels set the white point. Every colour the
 rest of :mod:`vision` compares is measured after this step, so profiles stay valid under other light.
+The gains never push the frame's brightest surfaces past white: when the neutral pixels found are darker
+than the board (a small board on a grey carpet), clipping would make tiles and pale squares one colour.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import numpy as np
 _SAMPLE_WIDTH = 160
 #: Brightness the neutral surfaces are scaled to, so exposure changes cancel out as well.
 WHITE_LEVEL = 200.0
+#: The brightest surfaces (this quantile of each pixel's largest channel) are kept at most at CLIP_LEVEL.
+_BRIGHTEST, CLIP_LEVEL = 0.99, 250.0
 
 
 def _quantile(values: np.ndarray, q: float) -> float:
@@ -43,7 +47,8 @@ def white_gains(frame: np.ndarray) -> np.ndarray:
             break
         ref = px[:, candidates].mean(axis=1)
         gains = WHITE_LEVEL / ref
-    return gains.astype(np.float32)
+    brightest = _quantile((px * gains[:, None]).max(axis=0), _BRIGHTEST)
+    return (gains * min(1.0, CLIP_LEVEL / max(brightest, 1.0))).astype(np.float32)
 
 
 def apply_gains(frame: np.ndarray, gains: np.ndarray) -> np.ndarray:

@@ -2,11 +2,17 @@
 """Which cells hold a tile, which are empty, which hold a black stop tile, and which are hidden.
 
 Each cell is summarised by the mean Lab colour of the brighter half of its centre (so a letter's ink
-does not pull the colour of a tile). Every cell may only be one of: empty (the colour of *its own*
-premium class), a tile or a stop tile. The class centres start at the profile's colours and are
-re-estimated from the frame itself (a few rounds of assignment and median update), so light, exposure
-and slightly different boards shift the centres instead of breaking fixed thresholds. A cell far from
-every centre it may take is *anomalous*: something (a hand, an arm, a shadow edge) hides it.
+does not pull the colour of a tile) and by its *ink*: the contrast of thin dark (or, on dark tiles,
+light) strokes in its centre, relative to its brightness, so shadow and exposure do not change it. Every
+cell may only be one of: empty (the look of *its own* premium class), a tile or a stop tile. Nothing is
+fixed in advance: the frame's own ink splits it into cells with a letter and cells without (a threshold
+between the two groups of that frame), which gives the first tile colour and the empty colour of each
+premium class; then a few rounds of assignment and median update follow. A cell with more ink than the
+empty squares of its class show (their printed text counts as theirs) cannot be empty; a tile may lack
+ink (a blank), so a tile is judged by its colour alone. Pale boards whose squares have the tiles' colour
+are read by the letters' ink; coloured boards by both. The profile's colours are only the fallback for a
+class the frame does not show. A cell far from every centre it may take is *anomalous*: something (a
+hand, an arm, a shadow edge) hides it.
 """
 
 from __future__ import annotations
@@ -48,6 +54,35 @@ def cell_colours(warped_lab: np.ndarray, grid: int, cell_px: int, margin_px: int
     lum = cells[..., 0]
     bright = lum >= np.median(lum, axis=2, keepdims=True)
     return (cells * bright[..., None]).sum(axis=2) / np.maximum(bright.sum(axis=2), 1)[..., None]
+
+
+#: Stroke width the ink measure looks for, as a fraction of the cell (a letter's stroke is about a tenth).
+_STROKE = 0.3
+
+
+def cell_ink(warped_lab: np.ndarray, grid: int, cell_px: int) -> np.ndarray:
+    """(grid, grid) ink of each cell's central half: thin strokes darker or lighter than their surroundings
+    (morphological black and top hat), the 90th percentile over the centre divided by the cell's lightness.
+    A shadow's soft edge or a light gradient is wider than a stroke and does not count."""
+    lum = np.ascontiguousarray(warped_lab[: grid * cell_px, : grid * cell_px, 0])
+    k = max(3, int(round(_STROKE * cell_px)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    strokes = cv2.max(cv2.morphologyEx(lum, cv2.MORPH_BLACKHAT, kernel),
+                      cv2.morphologyEx(lum, cv2.MORPH_TOPHAT, kernel))
+    q = cell_px // 4
+    m = cell_px - 2 * q
+    cells = strokes.reshape(grid, cell_px, grid, cell_px)[:, q : cell_px - q, :, q : cell_px - q]
+    cells = cells.transpose(0, 2, 1, 3).reshape(grid, grid, m * m)
+    top = np.partition(cells, int(0.9 * (m * m - 1)), axis=2)[..., int(0.9 * (m * m - 1))].astype(np.float32)
+    light = lum.reshape(grid, cell_px, grid, cell_px)[:, q : cell_px - q, :, q : cell_px - q].mean(axis=(1, 3))
+    return top / np.maximum(light.astype(np.float32), 16.0)
+
+
+def cell_features(warped_bgr: np.ndarray, grid: int, cell_px: int) -> np.ndarray:
+    """(grid, grid, 4): each cell's colour (:func:`cell_colours`) and ink (:func:`cell_ink`), of a
+    white-balanced warp of the grid at ``cell_px`` pixels per cell."""
+    lab = cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2LAB)
+    return np.concatenate([cell_colours(lab, grid, cell_px), cell_ink(lab, grid, cell_px)[..., None]], axis=2)
 
 
 def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
@@ -100,6 +135,8 @@ def _quadratic_basis(n: int) -> np.ndarray:
 def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: BoardProfile) -> Occupancy:
     """Classify each cell against the frame-adapted centres of its allowed classes.
 
+    ``colours``: (n, n, 3) cell colours, or (n, n, 4) with each cell's ink (:func:`cell_features`).
+
     A still shadow (a lamp, an arm, a band with soft or sharp edges) darkens every cell under it by
     the same factor; a quadratic surface cannot follow its edges. So after a first pass each cell's
     light is measured as the factor that best scales its class colour onto it, smoothed over its
@@ -109,10 +146,11 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     first, centres, options = _classify(colours, premium_codes, profile)
     if float(first.anomaly.max()) < _SHADOW_HINT:
         return first  # every cell matches a class: nothing to divide out (the common case, kept cheap)
-    light = _light_field(colours, centres, options)
+    light = _light_field(colours[..., :3], centres, options)
     if float(np.abs(light - 1.0).max()) < _LIGHT_TOLERANCE:
         return first
-    return _classify(_relight(colours, light), premium_codes, profile)[0]
+    relit = np.concatenate([_relight(colours[..., :3], light), colours[..., 3:]], axis=2)
+    return _classify(relit, premium_codes, profile)[0]
 
 
 #: A first pass with no cell this many class spreads from its class (none the reader would call hidden,
@@ -161,6 +199,61 @@ def _relight(colours: np.ndarray, light: np.ndarray) -> np.ndarray:
     return out
 
 
+def _ink_seeds(ink: np.ndarray, empty_row: np.ndarray, classes: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(cells that show a letter, premium classes whose empty squares show less ink than a letter), split
+    at the frame's own threshold between little and much ink (Otsu); None when the frame's ink does not
+    fall into two groups (an empty board: no letters anywhere)."""
+    values = np.sort(ink)
+    n = len(values)
+    if n < 4:
+        return None
+    total = np.cumsum(values)
+    split = np.arange(1, n)
+    low_mean = total[:-1] / split
+    high_mean = (total[-1] - total[:-1]) / (n - split)
+    between = split * (n - split) * (high_mean - low_mean) ** 2
+    cut = int(np.argmax(between)) + 1
+    low, high = values[:cut], values[cut:]
+    # Two groups only when their gap is wide beside their own spreads (one group split in two is not).
+    if high.mean() - low.mean() < _INK_GROUPS * (low.std() + high.std()) + 1e-3:
+        return None
+    threshold = (values[cut - 1] + values[cut]) / 2
+    # A class whose squares are mostly inky (a printed star, dark print) cannot tell a letter by ink.
+    informative = np.array([(ink[empty_row == k].size > 0 and np.quantile(ink[empty_row == k], 0.25) <= threshold)
+                            for k in range(classes)])
+    return (ink > threshold) & informative[empty_row], informative
+
+
+#: The gap between the frame's inky and plain cells must be this many times their summed spreads.
+_INK_GROUPS = 1.5
+#: A tile may lack ink (a blank): showing less ink than the tiles costs it at most this many spreads.
+_BLANK_COST = 3.0
+
+
+def _ink_terms(ink: np.ndarray, choice: np.ndarray, empty_row: np.ndarray, classes: int,
+               colour_spread: float) -> tuple[np.ndarray, np.ndarray]:
+    """(cost of calling each cell empty, cost of calling it a tile), in colour-distance units.
+
+    Empty: the ink above what the empty squares of its class show, in their spread; a tile: the ink
+    below what tiles show, in theirs, capped (a blank has none)."""
+    empty = choice == 0
+    reference = np.full(classes, np.inf, dtype=np.float32)
+    for k in np.unique(empty_row[empty]):
+        reference[k] = np.median(ink[empty & (empty_row == k)])
+    ref = reference[empty_row]
+    deviation = np.abs(ink[empty] - ref[empty])
+    empty_spread = max(float(np.median(deviation)) if deviation.size else 0.0, 0.01)
+    excess = np.where(np.isfinite(ref), np.maximum(ink - np.where(np.isfinite(ref), ref, 0.0), 0.0), 0.0)
+    tiles = choice == 1
+    if tiles.sum() >= 2:
+        tile_ref = float(np.median(ink[tiles]))
+        tile_spread = max(float(np.median(np.abs(ink[tiles] - tile_ref))), 0.02)
+        deficit = np.minimum(np.maximum(tile_ref - ink, 0.0) / tile_spread, _BLANK_COST)
+    else:
+        deficit = np.zeros_like(ink)
+    return excess / empty_spread * colour_spread, deficit * colour_spread
+
+
 def _classify(colours: np.ndarray, premium_codes: list[list[str]],
               profile: BoardProfile) -> tuple[Occupancy, np.ndarray, np.ndarray]:
     """One classification pass: the occupancy, the adapted centres and each cell's option rows."""
@@ -172,7 +265,8 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]],
     if profile.stop is not None:
         rows.append(_lab(profile.stop))
     centres = np.stack(rows).astype(np.float32)
-    raw = colours.reshape(-1, 3).astype(np.float32)
+    raw = colours[..., :3].reshape(-1, 3).astype(np.float32)
+    ink = colours[..., 3].reshape(-1).astype(np.float32) if colours.shape[2] > 3 else None
     flat = raw
     cells = np.arange(len(flat))
     empty_row = np.searchsorted(codes, np.array(premium_codes).reshape(-1))
@@ -184,15 +278,38 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]],
         d = np.sqrt((((flat[None, :, :] - centres[:, None, :]) * _WEIGHTS) ** 2).sum(axis=2))  # (K, N)
         return d[option_rows, cells]  # (options, N)
 
-    for _ in range(4):
+    def with_ink(stack: np.ndarray, choice: np.ndarray) -> np.ndarray:
+        if ink is None:
+            return stack
+        spread = max(float(np.median(stack[choice, cells])), 2.0)
+        empty_cost, tile_cost = _ink_terms(ink, choice, empty_row, len(codes), spread)
+        out = stack.copy()
+        out[0] = np.sqrt(stack[0] ** 2 + empty_cost ** 2)
+        out[1] = np.sqrt(stack[1] ** 2 + tile_cost ** 2)
+        return out
+
+    choice = option_distances().argmin(axis=0)
+    seeds = _ink_seeds(ink, empty_row, len(codes)) if ink is not None else None
+    if seeds is not None:
+        # The frame's letters give the tile colour, the cells without one each class's empty colour.
+        lettered, informative = seeds
+        if lettered.sum() >= 2:
+            centres[tile_row] = np.median(raw[lettered], axis=0)
+        plain = informative[empty_row] & ~lettered
+        for k in np.unique(empty_row[plain]):
+            if (plain & (empty_row == k)).sum() >= 2:  # the centre square is one cell, covered from move 1
+                centres[k] = np.median(raw[plain & (empty_row == k)], axis=0)
         choice = option_distances().argmin(axis=0)
+        choice[lettered] = CellState.TILE
+    for _ in range(4):
         assigned = option_rows[choice, cells]
         for k in range(len(centres)):
             sel = assigned == k
             if sel.sum() >= 2:
                 centres[k] = np.median(flat[sel], axis=0)
         flat = _remove_shading(raw, choice == 0, centres[assigned], n)
-    stack = option_distances()
+        choice = with_ink(option_distances(), choice).argmin(axis=0)
+    stack = with_ink(option_distances(), choice)
     choice = stack.argmin(axis=0)
     best = stack.min(axis=0)
     second = np.partition(stack, 1, axis=0)[1]

@@ -168,10 +168,7 @@ class BoardReader:
 
     def _occupancy(self, frame: np.ndarray, geom: Geometry, gains: np.ndarray) -> occupancy.Occupancy:
         small = colour.apply_gains(geom.warp(frame, OCC_CELL_PX), gains)
-        return occupancy.classify(
-            occupancy.cell_colours(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), geom.grid, OCC_CELL_PX),
-            self._codes, self.profile,
-        )
+        return occupancy.classify(occupancy.cell_features(small, geom.grid, OCC_CELL_PX), self._codes, self.profile)
 
     def _orientation(self, frame: np.ndarray, seen: Geometry, occ: occupancy.Occupancy, gains: np.ndarray) -> int:
         """Which way the board lies under the camera (quarter turns), read from the photo alone.
