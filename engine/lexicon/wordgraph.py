@@ -17,6 +17,10 @@ index into the alphabet) and edge targets (uint32).
 (True, False, 4)
 >>> sorted(graph.children(graph.walk("CA")))
 ['R', 'T']
+>>> graph.mask(graph.walk("CA")) == graph.letter_bits("TR")
+True
+>>> sorted(graph.between("CA", "S")[0]), sorted(graph.between("", "T")[0])
+(['T'], ['A'])
 """
 
 from __future__ import annotations
@@ -37,12 +41,14 @@ FORMAT = 1
 _HEADER = struct.Struct("<4sI")
 #: Larger lists (paradigm-generated Estonian: 13 M forms) get no graph: the pure-Python builder needs minutes there.
 MAX_GRAPH_WORDS = 3_000_000
+_MAX_BETWEEN = 100_000  # cached cross-checks kept (a few MB at most)
 
 
 class WordGraph:
     """A minimal DAWG. Node 0 is the root; :meth:`walk` returns ``None`` for a prefix no word has."""
 
-    __slots__ = ("alphabet", "fingerprint", "_first", "_final", "_letters", "_targets", "_children", "_count")
+    __slots__ = ("alphabet", "fingerprint", "_first", "_final", "_letters", "_targets", "_children", "_masks", "_bits",
+                 "_between", "_count")
 
     def __init__(self, alphabet: str, first: array, final: bytes, letters: bytes, targets: array,
                  fingerprint: str = "") -> None:
@@ -53,6 +59,9 @@ class WordGraph:
         self._letters = letters
         self._targets = targets
         self._children: dict[int, dict[str, int]] = {}
+        self._masks: dict[int, int] = {}
+        self._bits = {letter: 1 << i for i, letter in enumerate(alphabet)}
+        self._between: dict[tuple[str, str], tuple[frozenset[str], int]] = {}
         self._count: int | None = None
 
     # -- reading -----------------------------------------------------------------------------------
@@ -70,6 +79,43 @@ class WordGraph:
     def cache(self) -> dict[int, dict[str, int]]:
         """The children dicts made so far, by node (for tight loops: ``cache.get(node)`` before :meth:`children`)."""
         return self._children
+
+    def letter_bits(self, letters: Iterable[str]) -> int:
+        """The bit set of ``letters`` (bit i: ``alphabet[i]``; letters outside the alphabet have none)."""
+        bits = self._bits
+        return sum(bits[letter] for letter in set(letters) if letter in bits)
+
+    def mask(self, node: int) -> int:
+        """The bit set (as :meth:`letter_bits`) of the letters ``node`` goes on with (cached)."""
+        bits = self._masks.get(node)
+        if bits is None:
+            bits = 0
+            for i in range(self._first[node], self._first[node + 1]):
+                bits |= 1 << self._letters[i]
+            self._masks[node] = bits
+        return bits
+
+    @property
+    def masks(self) -> dict[int, int]:
+        """The masks made so far, by node (for tight loops: ``masks.get(node)`` before :meth:`mask`)."""
+        return self._masks
+
+    def between(self, prefix: str, suffix: str) -> tuple[frozenset[str], int]:
+        """The letters x that make ``prefix + x + suffix`` a word, and their bits (cached: boards repeat them)."""
+        key = (prefix, suffix)
+        found = self._between.get(key)
+        if found is None:
+            letters = set()
+            node = self.walk(prefix)
+            if node is not None:
+                for letter, child in self.children(node).items():
+                    end = self.walk(suffix, child)
+                    if end is not None and self._final[end]:
+                        letters.add(letter)
+            if len(self._between) >= _MAX_BETWEEN:
+                self._between.clear()
+            found = self._between[key] = (frozenset(letters), self.letter_bits(letters))
+        return found
 
     def is_final(self, node: int) -> bool:
         return bool(self._final[node])
