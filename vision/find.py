@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from vision.errors import BoardNotFound
 
@@ -28,11 +29,14 @@ WORK_WIDTH = 800
 SEGMENT_WIDTH = 400
 #: Shortest segment kept, as a fraction of the searched copy's larger side.
 MIN_SEGMENT = 0.012
+#: The segment detector's own shrink of the copy it searches (OpenCV's default is 0.8).
+LSD_SCALE = 0.8
 #: Two line directions at least this many degrees apart are the grid's two families; a family takes
 #: segments up to FAMILY_SPREAD degrees from its peak (perspective fans a family's lines out).
 FAMILY_APART = 30
 FAMILY_SPREAD = 20
 VP_TRIALS = 300
+VP_VOTERS = 250
 PEAKS = 3
 #: A grid whose lines show this clearly ends the search over direction pairs.
 CLEAR_LINES = 0.4
@@ -43,11 +47,19 @@ EDGE_WEIGHT = 0.25
 ASYM_WEIGHT = 0.3
 #: The least asymmetry a real board shows (tiles, light): bounds what the symmetry test can add.
 ASYM_FLOOR = 0.1
+#: At most this many placements, best first, get the symmetry test.
+ASYM_CANDIDATES = 12
 #: Side of the rectified picture the lattice is searched in.
-CANON = 320
+CANON = 384
 #: A lattice is believed only when its lines stand out this much (relative contrast, see _lattice_scores).
 MIN_CONTRAST = 0.12
 GRIDS = (15, 17)
+#: Room left around the region where the segments cross, as a share of its size (see _lattice_region).
+MARGIN = 0.5
+#: The grid's extent is settled in a picture of it with this many cells around it, at this many pixels a cell.
+SETTLE_MARGIN = 4
+SETTLE_PX = 12
+_BANDS = ((0.25, 0.75),)
 
 
 @dataclass(frozen=True)
@@ -117,7 +129,7 @@ def _lattice_scores(profile: np.ndarray, n: int, starts: np.ndarray, pitches: np
     lines, mids = vals[:, 1::2], vals[:, 0::2]  # lines k = -1..n+1; mids k = -1.5..n+1.5
     side = np.maximum(mids[:, :-1], mids[:, 1:])
     contrast = (lines[:, 1:-1] - side[:, 1:-1]) / (lines[:, 1:-1] + side[:, 1:-1] + 1.0)
-    contrast = np.sort(contrast, axis=1)
+    contrast = np.partition(contrast, ((n + 1) // 4, (n + 1) // 2), axis=1)
     beyond = (lines[:, [0, -1]] - side[:, [0, -1]]) / (lines[:, [0, -1]] + side[:, [0, -1]] + 1.0)
     beyond = np.where(outside[:, [1, -2]], 0.0, beyond).max(axis=1)
     score = 0.5 * contrast[:, (n + 1) // 2] + 0.5 * contrast[:, (n + 1) // 4] - 0.25 * np.maximum(beyond, 0)
@@ -128,15 +140,15 @@ def fit_lattice(profile: np.ndarray, n: int, pitch_lo: float, pitch_hi: float) -
     """(score, start, pitch) of the best lattice of n+1 lines in a 1-D line profile, coarse then fine."""
     length = len(profile)
     smooth = cv2.GaussianBlur(profile.reshape(1, -1), (0, 0), 1.0).ravel()
-    pitches = np.geomspace(pitch_lo, pitch_hi, max(2, int(np.log(pitch_hi / pitch_lo) / 0.012) + 1)).astype(np.float32)
-    starts = np.arange(0, max(1.0, length - n * pitch_lo), 1.0, dtype=np.float32)
+    pitches = np.geomspace(pitch_lo, pitch_hi, max(2, int(np.log(pitch_hi / pitch_lo) / 0.024) + 1)).astype(np.float32)
+    starts = np.arange(0, max(1.0, length - n * pitch_lo), 2.0, dtype=np.float32)
     score, st, p = _lattice_scores(smooth, n, starts, pitches)
     if len(score) == 0:
         return -1.0, 0.0, pitch_lo
     best = int(np.argmax(score))
     s0, p0 = float(st[best]), float(p[best])
-    score, st, p = _lattice_scores(smooth, n, np.float32(s0 + np.linspace(-1.5, 1.5, 13)),
-                                   np.float32(p0 * (1 + np.linspace(-0.012, 0.012, 9))))
+    score, st, p = _lattice_scores(smooth, n, np.float32(s0 + np.linspace(-2, 2, 17)),
+                                   np.float32(p0 * (1 + np.linspace(-0.024, 0.024, 17))))
     if len(score) == 0:
         return -1.0, s0, p0
     best = int(np.argmax(score))
@@ -222,7 +234,7 @@ def _segments(grey: np.ndarray) -> np.ndarray:
     Searched on the picture and on its thin-line response: on the latter a grid line stays while wood
     grain, cloth folds and shadow edges, which are broad, drop out; the former keeps the board's edges."""
     thin = np.clip(line_response(grey, 3) * 3, 0, 255).astype(np.uint8)
-    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
+    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE, LSD_SCALE)
     found = [f.reshape(-1, 4) for f in (lsd.detect(grey)[0], lsd.detect(thin)[0]) if f is not None]
     if not found:
         return np.zeros((0, 4), np.float32)
@@ -277,16 +289,17 @@ def _vanishing_point(segs: np.ndarray, rng: np.random.Generator) -> tuple[np.nda
     pairs = pairs[pairs[:, 0] != pairs[:, 1]]
     cands = np.cross(lines[order[pairs[:, 0]]], lines[order[pairs[:, 1]]])
 
-    def agreement(vps: np.ndarray) -> np.ndarray:
+    def agreement(vps: np.ndarray, which: np.ndarray | slice = slice(None)) -> np.ndarray:
         # Direction from each midpoint to each vanishing point (points at infinity: their direction).
-        to = vps[:, None, :2] - mid[None, :, :] * vps[:, None, 2:3]
-        norm = np.linalg.norm(to, axis=2) + 1e-12
-        cos = np.abs((to * direction[None]).sum(axis=2)) / norm
+        to = vps[:, None, :2] - mid[None, which, :] * vps[:, None, 2:3]
+        norm = np.sqrt((to * to).sum(axis=2)) + 1e-12
+        cos = np.abs((to * direction[None, which]).sum(axis=2)) / norm
         return cos >= VP_COS
 
     if len(cands) == 0:
         return np.array([0.0, 0.0, 0.0]), np.zeros(len(segs), bool)
-    votes = (agreement(cands) * length[None, :]).sum(axis=1)
+    voters = np.argsort(-length)[:VP_VOTERS]  # the longest segments carry nearly all the length
+    votes = (agreement(cands, voters) * length[None, voters]).sum(axis=1)
     best = cands[int(np.argmax(votes))]
     inliers = agreement(best[None])[0]
     if inliers.sum() >= 3:
@@ -318,8 +331,8 @@ def _rectifier(v1: np.ndarray, v2: np.ndarray, centre: np.ndarray) -> np.ndarray
     return affine @ proj @ shift
 
 
-def _grid_from_segments(work: np.ndarray, segs: np.ndarray, seg_scale: float, grids: tuple[int, ...],
-                        rng: np.random.Generator, trace: list | None = None):
+def _grid_from_segments(work: np.ndarray, grey: np.ndarray, segs: np.ndarray, seg_scale: float,
+                        grids: tuple[int, ...], rng: np.random.Generator):
     """(score, n, corners in work pixels) of the best lattice, or None.
 
     The segments (in a copy ``seg_scale`` the size of the work image) give the two line families and
@@ -327,7 +340,9 @@ def _grid_from_segments(work: np.ndarray, segs: np.ndarray, seg_scale: float, gr
     axes, and the lattice is searched on median line profiles of that picture."""
     best = None
     for fams in _family_pairs(segs):
-        found = _lattice_for_families(work, segs, fams, seg_scale, grids, rng, trace)
+        found = _lattice_for_families(grey, segs, fams, seg_scale, grids, rng)
+        if found is not None:
+            found = _settle(work, grey, found[2], found[1], grids)
         if found is not None and (best is None or found[0] > best[0]):
             best = found
         if best is not None and best[3] >= CLEAR_LINES:
@@ -335,7 +350,7 @@ def _grid_from_segments(work: np.ndarray, segs: np.ndarray, seg_scale: float, gr
     return best
 
 
-def _lattice_for_families(work, segs, fams, seg_scale, grids, rng, trace):
+def _lattice_for_families(grey, segs, fams, seg_scale, grids, rng):
     if any(len(f) < 4 for f in fams):
         return None
     vps, members = [], []
@@ -349,75 +364,164 @@ def _lattice_for_families(work, segs, fams, seg_scale, grids, rng, trace):
     rect = _rectifier(vps[0], vps[1], centre)
     if rect is None:
         return None
-    inliers = segs[np.concatenate(members)]
-    pts = np.concatenate([inliers[:, :2], inliers[:, 2:]]).reshape(-1, 1, 2).astype(np.float64)
-    mapped = cv2.perspectiveTransform(pts, rect).reshape(-1, 2)
-    lo, hi = np.percentile(mapped, 2, axis=0), np.percentile(mapped, 98, axis=0)
-    span = np.maximum(hi - lo, 1e-6)
-    lo, hi = lo - 0.12 * span, hi + 0.12 * span
+    lo, hi = _lattice_region(segs, members, rect)
     to_canvas = np.array([[CANON / (hi[0] - lo[0]), 0, -lo[0] * CANON / (hi[0] - lo[0])],
                           [0, CANON / (hi[1] - lo[1]), -lo[1] * CANON / (hi[1] - lo[1])], [0, 0, 1]])
     from_work = to_canvas @ rect @ np.diag([seg_scale, seg_scale, 1.0])
-    canvas = cv2.warpPerspective(work, from_work, (CANON, CANON), flags=cv2.INTER_LINEAR,
+    canvas = cv2.warpPerspective(grey, from_work, (CANON, CANON), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
-    resp = axis_responses(cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY), 5)
-    lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB).astype(np.float32)
-    a, b = int(0.2 * CANON), int(0.8 * CANON)
-    cols, rows = _band_profiles(resp, a, b)
-    # The pitch and phase of the lines per axis (whatever the extent), from the best lattice of any size.
-    fits = []
-    for prof in (cols, rows):
-        found = [fit_lattice(prof, n, CANON / (n + 10), CANON / (n - 1.0)) for n in grids]
-        fits.append(max(found))
+    resp = axis_responses(canvas, 5)
+    # The pitch and phase of the lines per axis (whatever the extent), from the best lattice in any of three
+    # bands across the picture (the region may be loose: the grid can lie in a third of it).
+    fits = [(-np.inf, 0.0, 1.0)] * 2
+    n = min(grids)  # a lattice of the smaller size fits inside either grid
+    for a, b in _BANDS:
+        for axis, prof in enumerate(_band_profiles(resp, int(a * CANON), int(b * CANON))):
+            fits[axis] = max(fits[axis], fit_lattice(prof, n, CANON / (n + 35), CANON / (n - 1.0)))
     (_, x0, px), (_, y0, py) = fits
     xs = x0 + px * np.arange(-int(x0 // px), int((CANON - 1 - x0) // px) + 1)
     ys = y0 + py * np.arange(-int(y0 // py), int((CANON - 1 - y0) // py) + 1)
     # cross_v[m, k]: how clearly vertical line k crosses the strip between horizontal lines m and m+1.
     cross_v = _crossings(resp[0], xs, ys, px, py)
-    lab = cv2.blur(lab, (max(1, int(px * 0.5)), max(1, int(py * 0.5))))
     cross_h = _crossings(resp[1].T, ys, xs, py, px)
+    # The best placement of each size; the extent is settled afterwards (_settle), with the premium layout's symmetry.
     best = None
     for n in grids:
-        for kx in range(len(xs) - n):
-            for my in range(len(ys) - n):
-                inner_v = cross_v[my : my + n, kx + 1 : kx + n]
-                inner_h = cross_h[kx : kx + n, my + 1 : my + n]
-                line = float(min(np.median(inner_v), np.median(inner_h)))
-                if line < MIN_CONTRAST / 2:
-                    continue
-                ring = _ring(inner_v, inner_h)
-                beyond = max(_strip(cross_v, my - 1, kx + 1, kx + n), _strip(cross_v, my + n, kx + 1, kx + n),
-                             _strip(cross_h, kx - 1, my + 1, my + n), _strip(cross_h, kx + n, my + 1, my + n))
-                lx, ly = xs[kx], ys[my]
-                score = line + RING_WEIGHT * (ring - max(beyond, 0.0))
-                if best is not None and score - ASYM_WEIGHT * ASYM_FLOOR <= best[0]:
-                    continue  # even a perfectly symmetric layout would not lift it above the best
-                asym = _asymmetry(lab, n, lx, px, ly, py)
-                score -= ASYM_WEIGHT * asym
-                if trace is not None:
-                    trace.append((n, kx, my, round(line, 3), round(ring, 3), round(beyond, 3), round(asym, 3),
-                                  round(score, 3)))
-                if best is None or score > best[0]:
-                    canon = np.float64([[lx, ly], [lx + n * px, ly], [lx + n * px, ly + n * py], [lx, ly + n * py]])
-                    corners = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(from_work)).reshape(4, 2)
-                    best = (score, n, corners.astype(np.float32), line)
+        score, line = _window_scores(cross_v, cross_h, n)
+        if score.size == 0 or not np.isfinite(score.max()):
+            continue
+        my, kx = np.unravel_index(int(np.argmax(score)), score.shape)
+        if best is None or score[my, kx] > best[0]:
+            lx, ly = xs[kx], ys[my]
+            canon = np.float64([[lx, ly], [lx + n * px, ly], [lx + n * px, ly + n * py], [lx, ly + n * py]])
+            corners = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(from_work)).reshape(4, 2)
+            best = (float(score[my, kx]), n, corners.astype(np.float32), float(line[my, kx]))
     return best
+
+
+def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, grids: tuple[int, ...]):
+    """(score, n, corners, line) of the grid's extent decided again in a picture of the found grid with
+    SETTLE_MARGIN cells around it, or None.
+
+    The lattice search sees only the region it guessed; a grid cut by its edge looks like a smaller grid
+    with nothing beyond. Here the lines found are carried on a few cells every way, so a grid too small,
+    too large or slipped by a few cells is moved to where lines cross its ring and none cross beyond it."""
+    c, m = SETTLE_PX, SETTLE_MARGIN
+    size = (n + 2 * m) * c
+    dst = np.float32([[m * c, m * c], [(m + n) * c, m * c], [(m + n) * c, (m + n) * c], [m * c, (m + n) * c]])
+    hom = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    picture = cv2.warpPerspective(grey, hom, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    resp = axis_responses(picture, max(3, c // 3) | 1)
+    lines = np.arange(n + 2 * m + 1, dtype=np.float64) * c
+    cross_v = _crossings(resp[0], lines, lines, c, c)
+    cross_h = _crossings(resp[1].T, lines, lines, c, c)
+    # The cells' colours from a picture at a quarter of the pixels, each cell's middle half averaged.
+    half = np.float64([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1]]) @ hom
+    colour = cv2.warpPerspective(work, half, (size // 2, size // 2), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.blur(cv2.cvtColor(colour, cv2.COLOR_BGR2LAB).astype(np.float32), (c // 4, c // 4))
+    centres = (c // 4 + c // 2 * np.arange(n + 2 * m)).astype(int)
+    cells = lab[centres][:, centres]
+    best = None
+    for g in grids:
+        score, line = _window_scores(cross_v, cross_h, g)
+        if score.size == 0 or not np.isfinite(score.max()):
+            continue
+        # The symmetry test only for the placements it could still lift to the top.
+        order = np.argsort(-score, axis=None)[:ASYM_CANDIDATES]
+        order = order[score.flat[order] > score.flat[order[0]] - ASYM_WEIGHT * (1.0 - ASYM_FLOOR)]
+        totals = [score.flat[i] - ASYM_WEIGHT * _asymmetry(cells, g, *np.unravel_index(i, score.shape)) for i in order]
+        my, kx = np.unravel_index(int(order[int(np.argmax(totals))]), score.shape)
+        score[my, kx] = max(totals)
+        if best is None or score[my, kx] > best[0]:
+            x0, y0, x1, y1 = lines[kx], lines[my], lines[kx] + g * c, lines[my] + g * c
+            canon = np.float64([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+            back = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(hom)).reshape(4, 2)
+            best = (float(score[my, kx]), g, back.astype(np.float32), float(line[my, kx]))
+    return best
+
+
+def _lattice_region(segs: np.ndarray, members: list[np.ndarray], rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi) corners, in rectified coordinates, of the part of the picture to search for the lattice.
+
+    A grid is where lines of the two families cross, hundreds of times; a shadow's edges, a table's edge,
+    wood grain or carpet give lines of one family, or short ones that seldom cross. So the region is the
+    box around most crossings of a segment of one family with one of the other, with room around it for
+    the rim and the line just beyond the grid."""
+    vertical, horizontal = (cv2.perspectiveTransform(segs[fam].reshape(-1, 1, 2).astype(np.float64), rect)
+                            .reshape(-1, 2, 2) for fam in members)
+    x_v, (y_lo, y_hi) = vertical[:, :, 0].mean(axis=1), np.sort(vertical[:, :, 1], axis=1).T
+    y_h, (x_lo, x_hi) = horizontal[:, :, 1].mean(axis=1), np.sort(horizontal[:, :, 0], axis=1).T
+    ends = np.concatenate([vertical.reshape(-1, 2), horizontal.reshape(-1, 2)])
+    slack = 0.02 * (np.percentile(ends, 99, axis=0) - np.percentile(ends, 1, axis=0))
+    cross = ((x_lo[None, :] - slack[0] <= x_v[:, None]) & (x_v[:, None] <= x_hi[None, :] + slack[0])
+             & (y_lo[:, None] - slack[1] <= y_h[None, :]) & (y_h[None, :] <= y_hi[:, None] + slack[1]))
+    iv, ih = np.nonzero(cross)
+    if len(iv) < 16:
+        pts = ends
+    else:
+        pts = np.column_stack([x_v[iv], y_h[ih]])
+    lo, hi = np.percentile(pts, 3, axis=0), np.percentile(pts, 97, axis=0)
+    span = np.maximum(hi - lo, 1e-6)
+    return lo - MARGIN * span, hi + MARGIN * span
 
 
 def _crossings(resp: np.ndarray, lines: np.ndarray, across: np.ndarray, pitch: float,
                across_pitch: float) -> np.ndarray:
     """(strips, lines) local contrast (-1..1) of each line within each strip between two ``across`` lines."""
-    out = np.zeros((max(len(across) - 1, 0), len(lines)), np.float32)
-    axis = np.arange(resp.shape[1])
-    for m in range(len(across) - 1):
-        lo = int(round(across[m] + 0.2 * across_pitch))
-        hi = max(int(round(across[m] + 0.8 * across_pitch)), lo + 1)
-        prof = cv2.GaussianBlur(resp[lo:hi].mean(axis=0).reshape(1, -1), (0, 0), 1.2).ravel()
-        on = np.interp(lines, axis, prof)
-        # Against the quieter neighbour: a premium square's print beside a line is no reason to doubt it.
-        off = np.minimum(np.interp(lines - pitch / 2, axis, prof), np.interp(lines + pitch / 2, axis, prof))
-        out[m] = (on - off) / (on + off + 1.0)
-    return out
+    if len(across) < 2:
+        return np.zeros((0, len(lines)), np.float32)
+    rows = resp.shape[0]
+    summed = np.vstack([np.zeros((1, resp.shape[1]), np.float32), np.cumsum(resp, axis=0, dtype=np.float32)])
+    lo = np.clip(np.rint(across[:-1] + 0.2 * across_pitch).astype(int), 0, rows - 1)
+    hi = np.clip(np.maximum(np.rint(across[:-1] + 0.8 * across_pitch).astype(int), lo + 1), 1, rows)
+    means = (summed[hi] - summed[lo]) / (hi - lo)[:, None].astype(np.float32)
+    prof = cv2.GaussianBlur(means, (11, 1), 1.2)  # along each strip only
+
+    def at(x: np.ndarray) -> np.ndarray:
+        x = np.clip(x, 0, prof.shape[1] - 1)
+        i = np.minimum(x.astype(int), prof.shape[1] - 2)
+        w = (x - i).astype(np.float32)
+        return prof[:, i] * (1 - w) + prof[:, i + 1] * w
+
+    on = at(lines)
+    # Against the quieter neighbour: a premium square's print beside a line is no reason to doubt it.
+    off = np.minimum(at(lines - pitch / 2), at(lines + pitch / 2))
+    return ((on - off) / (on + off + 1.0)).astype(np.float32)
+
+
+def _median(values: np.ndarray) -> np.ndarray:
+    """Median over the last axis (the upper one of an even count: a partition, not a sort)."""
+    k = values.shape[-1] // 2
+    return np.partition(values, k, axis=-1)[..., k]
+
+
+def _window_scores(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(score, line), each (my, kx), for every placement of an n x n grid on the found lines (window
+    starting at vertical line kx and horizontal line my): ``line`` how clearly its inner lines cross its
+    cells (the weaker axis); the score adds how clearly lines cross its outer ring of cells (second weakest
+    side: tiles along one edge hide that side's lines; a lattice one cell too far out has its ring on the
+    rim) less how clearly any cross the ring just beyond it. A placement whose lines hardly show (under
+    MIN_CONTRAST / 2) scores -inf."""
+    n_x, n_y = cross_v.shape[1] - n, cross_h.shape[1] - n  # window starts along x and y
+    if n_x <= 0 or n_y <= 0:
+        return np.full((0, 0), -np.inf), np.zeros((0, 0))
+    windows_v = sliding_window_view(cross_v, (n, n - 1))[:n_y, 1 : n_x + 1]
+    windows_h = sliding_window_view(cross_h, (n, n - 1))[:n_x, 1 : n_y + 1]
+    line_v = _median(windows_v.reshape(n_y, n_x, -1))
+    line_h = _median(windows_h.reshape(n_x, n_y, -1)).T
+    line = np.minimum(line_v, line_h)
+    # Median of each strip over n-1 consecutive lines, with a strip of zeros beyond either end.
+    strip_v = np.pad(_median(sliding_window_view(cross_v, n - 1, axis=1)), ((1, 1), (0, 0)))
+    strip_h = np.pad(_median(sliding_window_view(cross_h, n - 1, axis=1)), ((1, 1), (0, 0)))
+    my, kx = np.mgrid[0:n_y, 0:n_x]
+    sides = np.stack([strip_v[my + 1, kx + 1], strip_v[my + n, kx + 1], strip_h[kx + 1, my + 1],
+                      strip_h[kx + n, my + 1]])
+    ring = np.sort(sides, axis=0)[1]
+    beyond = np.stack([strip_v[my, kx + 1], strip_v[my + n + 1, kx + 1], strip_h[kx, my + 1],
+                       strip_h[kx + n + 1, my + 1]]).max(axis=0)
+    score = line + RING_WEIGHT * (ring - np.maximum(beyond, 0.0))
+    return np.where(line >= MIN_CONTRAST / 2, score, -np.inf), line
 
 
 def _ring(inner_v: np.ndarray, inner_h: np.ndarray) -> float:
@@ -434,15 +538,13 @@ def _strip(cross: np.ndarray, m: int, k0: int, k1: int) -> float:
     return float(np.median(cross[m, k0:k1]))
 
 
-def _asymmetry(lab: np.ndarray, n: int, x0: float, px: float, y0: float, py: float) -> float:
-    """How far the cells' colours are from the premium layout's symmetry (mirror left-right, top-bottom
-    and half turn), relative to their spread: about 0.2-0.5 on a board, over 1 on a misplaced grid.
-    ``lab`` is the picture blurred over half a cell (the cells' centres are sampled)."""
-    xs = np.clip(np.rint(x0 + (np.arange(n) + 0.5) * px).astype(int), 0, lab.shape[1] - 1)
-    ys = np.clip(np.rint(y0 + (np.arange(n) + 0.5) * py).astype(int), 0, lab.shape[0] - 1)
-    cells = lab[ys][:, xs]
-    spread = float(np.linalg.norm(cells - cells.reshape(-1, 3).mean(axis=0), axis=2).mean()) + 1.0
-    d = [np.linalg.norm(cells - other, axis=2).mean() for other in (cells[::-1, ::-1], cells[:, ::-1], cells[::-1])]
+def _asymmetry(cells: np.ndarray, n: int, my: int, kx: int) -> float:
+    """How far the n x n block of cell colours (Lab, one per cell) from (my, kx) is from the premium layout's
+    symmetry (mirror left-right, top-bottom and half turn), relative to its spread: about 0.2-0.5 on a
+    board, over 1 on a misplaced grid."""
+    block = cells[my : my + n, kx : kx + n]
+    spread = float(np.linalg.norm(block - block.reshape(-1, 3).mean(axis=0), axis=2).mean()) + 1.0
+    d = [np.linalg.norm(block - other, axis=2).mean() for other in (block[::-1, ::-1], block[:, ::-1], block[::-1])]
     return float(np.mean(d)) / spread
 
 
@@ -456,14 +558,14 @@ def find_grid(frame: np.ndarray, grid: int | None = None) -> Found:
     grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     segs = _segments(grey_small)
     rng = np.random.default_rng(0)
-    best = _grid_from_segments(work, segs, s2, grids, rng) if len(segs) >= 8 else None
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    best = _grid_from_segments(work, grey, segs, s2, grids, rng) if len(segs) >= 8 else None
     if best is None or best[3] < MIN_CONTRAST:
         raise BoardNotFound(
             "no board grid found: no part of the picture shows a lattice of evenly spaced lines"
             + ("" if best is None else f" (best lattice contrast {best[3]:.2f}, needs {MIN_CONTRAST})")
         )
     score, n, corners, _ = best
-    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     corners, contrast = refine_grid(grey, clockwise(corners), n)
     return Found(clockwise(corners / scale), n, float(score), len(segs))
 

@@ -321,11 +321,11 @@ def locate_structure(frame: np.ndarray, grid: int | None = None, *, gains: np.nd
     """The grid found from its lines alone (:func:`vision.find.find_grid`); with the tiles' colour known,
     pinned on the printed lines when that fits the structure better. Corners clockwise from the one
     nearest the frame's top-left."""
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     found = find.find_grid(frame, grid=grid)
     best = Geometry(found.corners, found.grid, found.contrast)
     if tile is None:
         return best  # no tile colour to tell the board's lines from the tiles' edges: the lattice fit stands
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     refined = refine_on_lines(frame, found.corners, found.grid, gains=gains, tile=tile)
     if find.grid_evidence(grey, refined.corners, refined.grid) > find.grid_evidence(grey, best.corners, best.grid):
         best = refined
