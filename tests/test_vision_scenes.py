@@ -55,6 +55,17 @@ def test_the_grid_is_found_in_a_raw_synthetic_frame(seed, style):
     assert corner_error(geom.corners, scene.truth.corners, scene.truth.grid) <= 0.25
 
 
+@pytest.mark.parametrize("seed", [27, 37, 38, 59])
+def test_boards_on_wood_grain_and_a_17x17_board_are_located_from_scratch(seed):
+    """Tuning-set frames that used to fail: wood grain taken for grid lines (27 classic, 37 tournament,
+    38 Alfapet, each on wood) and a 15x15 grid found inside the 17x17 Alfapet board (59, on carpet)."""
+    scene = render_scene(seed, style=("classic", "tournament", "alfapet")[seed % 3])
+    assert scene.truth.background == ("carpet" if seed == 59 else "wood")
+    geom = locate_structure(scene.image)
+    assert geom.grid == scene.truth.grid
+    assert corner_error(geom.corners, scene.truth.corners, scene.truth.grid) <= 0.25
+
+
 def test_no_grid_is_found_in_noise_or_on_a_bare_table():
     rng = np.random.default_rng(0)
     pictures = [rng.integers(0, 256, (600, 800, 3), dtype=np.uint8)]
@@ -120,3 +131,14 @@ def test_jheidel_room_photo_grid_matches_the_hand_measured_corners(name):
     geom = locate_structure(frame)
     assert geom.grid == 15
     assert corner_error(geom.corners, photo["corners"], 15) <= 0.25
+
+
+@pytest.mark.parametrize("name", ["IMG_20141025_163920.jpg", "IMG_20141025_164052.jpg"])
+def test_jheidel_older_board_on_a_tablecloth_is_taken_as_15x15_without_a_grid_size(name):
+    """The board2014 photos: its printed rim once made the lattice search take the grid as 17x17."""
+    import cv2
+
+    photo = next(p for p in _jheidel()["photos"] if p["file"].endswith(name))
+    assert photo["grid_in_view"]
+    geom = locate_structure(cv2.imread(str(JHEIDEL / photo["file"]), cv2.IMREAD_COLOR))
+    assert geom.grid == 15
