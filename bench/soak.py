@@ -72,6 +72,7 @@ def main() -> int:
     rss: list[float] = []
     fds: list[int] = []
     learned_sizes: list[int] = []
+    learned_inodes: set[int] = set()  # a new inode = the file was rewritten whole (a compaction)
     for number in range(1, args.games + 1):
         started = time.perf_counter()
         game_id = flow.new_game(settings, meta={"soak": number})
@@ -82,6 +83,8 @@ def main() -> int:
         rss.append(rss_mb())
         fds.append(open_fds())
         learned_sizes.append(learned.stat().st_size if learned.exists() else 0)
+        if learned.exists():
+            learned_inodes.add(learned.stat().st_ino)
         db = (data_dir / "games.sqlite").stat().st_size + sum(
             p.stat().st_size for p in data_dir.glob("games.sqlite-wal"))
         if number == args.warmup:
@@ -100,7 +103,9 @@ def main() -> int:
           f"(+{growth:.1f} %), last {rss[-1]:.1f} MB ({final_growth:+.1f} %)")
     print(f"fds after game {args.warmup}: {baseline_fds}; min/max after it {min(fds[args.warmup - 1:])}/"
           f"{max(fds[args.warmup - 1:])}")
-    print(f"learned tiles file: max {max(learned_sizes) / 1024:.1f} kB, last {learned_sizes[-1] / 1024:.1f} kB")
+    print(f"learned tiles file: max {max(learned_sizes) / 1024:.1f} kB, last {learned_sizes[-1] / 1024:.1f} kB, "
+          f"rewritten whole (compacted) at least {len(learned_inodes) - 1} times in {args.games} games, "
+          "appended otherwise")
     return 0
 
 

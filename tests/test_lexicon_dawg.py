@@ -4,6 +4,7 @@ the dawg2-missing fall-back, and lists that exist as .dawg, .marisa or both."""
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import types
@@ -106,18 +107,79 @@ def test_sorted_runs_merge_to_the_distinct_sorted_forms(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-def test_large_list_becomes_a_dawg_from_spilled_runs(
-    bokmaal: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_large_list_becomes_a_dawg_only_when_the_dawg_is_smaller(
+    bokmaal: list[str], estonian_sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(trie_mod, "DAWG_MIN_FORMS", 5000)
+    monkeypatch.setattr(trie_mod, "DAWG_MIN_FORMS", 3000)
     monkeypatch.setattr(trie_mod, "RUN_FORMS", 3000)
-    small = write_forms(bokmaal[:4000], tmp_path / "small", manifest("nb"))
-    large = write_forms(bokmaal, tmp_path / "large", manifest("nb"))
+    forms, probe = estonian_sample  # paradigm forms: long shared suffixes
+    small = write_forms(forms[:2000], tmp_path / "small", manifest("et"))
+    large = write_forms(forms, tmp_path / "large", manifest("et"))
     assert small.path.suffix == ".marisa" and large.path.suffix == ".dawg"
-    assert large.manifest.count == len(bokmaal) and large.manifest.backend == "dawg"
+    assert large.manifest.count == len(forms) and large.manifest.backend == "dawg"
+    marisa_bytes = write_forms(forms, tmp_path / "m" / "large", manifest("et"), backend="marisa").manifest.trie_bytes
+    assert large.manifest.trie_bytes < marisa_bytes
     lex = open_list(large.path)
-    assert all(lex.contains(w) for w in bokmaal[::7])
-    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".dawg", ".json", ".json", ".marisa"]
+    assert all(lex.contains(w) for w in forms[::7])
+    # Bokmål's forms (a word list, not paradigms) make a bigger DAWG than a marisa trie: they stay marisa.
+    dawg_bytes = write_forms(bokmaal, tmp_path / "d" / "nb", manifest("nb"), backend="dawg").manifest.trie_bytes
+    nb = write_forms(bokmaal, tmp_path / "nb", manifest("nb"))
+    assert nb.manifest.backend == "marisa" and nb.manifest.trie_bytes <= dawg_bytes
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == [
+        "large.dawg", "large.json", "nb.json", "nb.marisa", "small.json", "small.marisa"]
+
+
+@pytest.mark.parametrize("backend", ["marisa", "dawg", "DAWG2-Python"])
+def test_a_list_built_in_parts_answers_like_one_built_whole(
+    backend: str, bokmaal: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past PART_FORMS the sorted forms are compiled part by part (bounded memory); lookups, prefixes
+    and the count are those of the same list built as one structure."""
+    kind = "marisa" if backend == "marisa" else "dawg"
+    whole = open_list(write_forms(bokmaal, tmp_path / "whole", manifest("nb"), backend=kind).path)
+    monkeypatch.setattr(trie_mod, "PART_FORMS", 1000)
+    written = write_forms(bokmaal, tmp_path / "parts", manifest("nb"), backend=kind)
+    parts = written.manifest.parts
+    assert len(parts) == -(-len(set(bokmaal)) // 1000) and not whole.manifest.parts
+    assert [first for first, _, _ in parts] == sorted(set(bokmaal))[::1000]
+    assert all(offset % trie_mod.PART_ALIGN == 0 for _, offset, _ in parts)
+    if backend == "DAWG2-Python":
+        pytest.importorskip("dawg_python")
+        monkeypatch.setitem(sys.modules, "dawg", None)
+    lex = open_list(written.path)
+    if backend == "DAWG2-Python":
+        assert lex.reader == "DAWG2-Python"
+    assert len(lex) == len(whole) == len(set(bokmaal))
+    rnd = random.Random(5)
+    probe = rnd.sample(bokmaal, 3000)
+    probe += mutants(probe, language("nb").alphabet, rnd) + ["", "A", "ÅÅÅÅ", parts[1][0], parts[-1][0]]
+    assert [lex.contains(w) for w in probe] == [whole.contains(w) for w in probe]
+    for prefix in ["", "A", "B", "KA", "SKJ", parts[2][0][:2], parts[2][0], "ÆØÅX"]:
+        assert sorted(lex.words(prefix)) == sorted(whole.words(prefix)), prefix
+
+
+def test_a_damaged_part_table_is_one_clear_error(bokmaal: list[str], tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trie_mod, "PART_FORMS", 2000)
+    written = write_forms(bokmaal[:9000], tmp_path / "user-nsf", manifest("nb", "NSF"), backend="marisa")
+    man_path = written.path.with_suffix(".json")
+    good = man_path.read_text(encoding="utf-8")
+    data = json.loads(good)
+    data["parts"][1][1] = data["trie_bytes"] + 8  # a part past the end of the file
+    man_path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(LexiconError, match="parts do not fit") as info:
+        open_list(written.path)
+    assert str(written.path) in str(info.value)
+    data = json.loads(good)
+    data["parts"][1], data["parts"][2] = data["parts"][2], data["parts"][1]  # out of order
+    man_path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(LexiconError, match="parts do not fit"):
+        open_list(written.path)
+    data = json.loads(good)
+    data["parts"][1][1] += 8  # a part that does not start where it was written
+    man_path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(LexiconError, match="corrupt"):
+        open_list(written.path).contains(bokmaal[2500])
 
 
 @pytest.fixture(scope="module")

@@ -241,7 +241,9 @@ def import_list(source: Path, lang: str, name: str, lexicon_dir: Path) -> Import
         rejected=0,
     )
     try:
-        written = write_forms(chain([first], words), list_stem(lexicon_dir, name), manifest)
+        # The system's sort (bounded memory, in its own process) when there is one: this process then only
+        # streams, and its peak is one part being compiled (trie.PART_FORMS).
+        written = write_forms(chain([first], words), list_stem(lexicon_dir, name), manifest, external_sort=True)
         final = replace(written.manifest, rejected=rejected, build_seconds=round(time.perf_counter() - started, 2))
         manifest_path = written.path.with_suffix(MANIFEST_SUFFIX)
         temporary = manifest_path.with_suffix(".json.tmp")

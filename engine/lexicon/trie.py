@@ -15,18 +15,25 @@ which of the two it describes; when both files exist the ``.dawg`` is the curren
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import importlib.util
+import io
 import json
+import mmap
 import os
 import re
+import shutil
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, replace
+from itertools import chain, islice
 from pathlib import Path
+from typing import IO, Any
 
-from engine.errors import LexiconError
+from engine.errors import LexiconError, LexiconWriteError
 
 TRIE_SUFFIX = ".marisa"
 DAWG_SUFFIX = ".dawg"
@@ -41,6 +48,15 @@ FORMAT = 1
 DAWG_MIN_FORMS = 3_000_000
 #: Forms sorted in memory at a time while building; larger lists are merged from sorted runs on disk.
 RUN_FORMS = 1_000_000
+#: Forms compiled into one part of a list file. The builders hold a part's whole structure in memory
+#: (marisa ~85 MB and a DAWG of unrelated forms ~70 MB per million random forms), so a list of any size
+#: is built in bounded memory: its sorted forms are cut into parts of consecutive forms, each built and
+#: appended to the file in turn. The manifest's ``parts`` says where each starts (a one-part list has none).
+PART_FORMS = 1_000_000
+#: Parts start at multiples of this in the file (marisa maps its arrays in place).
+PART_ALIGN = 8
+#: Forms built both ways to choose between a DAWG and a marisa trie (see :func:`write_forms`).
+COMPARE_FORMS = 200_000
 
 
 @dataclass(frozen=True)
@@ -66,6 +82,9 @@ class Manifest:
     build_seconds: float = 0.0
     format: int = FORMAT
     backend: str = "marisa"  # "marisa" or "dawg": which file beside the manifest it describes
+    #: (first form, byte offset, byte size) of each part of a list built in parts, in form order; empty
+    #: for a list that is one structure (every list up to PART_FORMS forms).
+    parts: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def suffix(self) -> str:
@@ -81,6 +100,7 @@ class Manifest:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             data["sources"] = tuple(SourceInfo(**s) for s in data.get("sources", ()))
+            data["parts"] = tuple((str(first), int(offset), int(size)) for first, offset, size in data.get("parts", ()))
             return cls(**data)
         except FileNotFoundError:
             raise
@@ -255,7 +275,8 @@ class ExternalSortedForms:
                     sort.stdin.write(("\n".join(batch) + "\n").encode("utf-8"))
                 sort.stdin.close()
             if sort.returncode != 0:
-                raise LexiconError(f"sorting the forms failed (sort exited with {sort.returncode}; disk full?)")
+                raise LexiconWriteError(f"sorting the forms in {str(self._workdir)!r} failed (sort exited with "
+                                        f"{sort.returncode}): is the disk full? A list of the same name is unchanged")
             with open(name, "rb") as fh:
                 #: The number of distinct forms (exact).
                 self.bound = sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 20), b""))
@@ -321,6 +342,10 @@ def write_forms(words: Iterable[str], stem: Path, manifest: Manifest, *, backend
     """Compile ``words`` (already folded; any order, repeats allowed) into ``<stem>.dawg`` or
     ``<stem>.marisa`` (see :func:`choose_backend`) and ``<stem>.json``, atomically.
 
+    Memory is bounded whatever the list's size: the forms are sorted on disk past RUN_FORMS and
+    compiled in parts of PART_FORMS. When ``auto`` would choose a DAWG, the first COMPARE_FORMS forms
+    are built both ways and the DAWG kept only if it is smaller (lists of unrelated forms share no
+    suffixes: their DAWG is several times the marisa trie, and a DAWG is read whole into memory).
     ``external_sort``: sort with the system's ``sort`` when there is one (lists of millions of forms).
     The other backend's file, left from an earlier build, is removed.
     """
@@ -333,37 +358,24 @@ def write_forms(words: Iterable[str], stem: Path, manifest: Manifest, *, backend
         sorter = SortedForms(words, stem.parent, RUN_FORMS)
     with sorter as forms:
         kind, note = choose_backend(forms.bound, backend)
+        compare = backend == "auto" and kind == "dawg"
+        stream = iter(forms)
+        sample = list(islice(stream, COMPARE_FORMS)) if compare else []
+        if sample and _compiled_size("dawg", sample, stem) >= _compiled_size("marisa", sample, stem):
+            kind = "marisa"
         suffix = DAWG_SUFFIX if kind == "dawg" else TRIE_SUFFIX
         path = stem.with_name(stem.name + suffix)
         fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.{os.getpid()}-", suffix=".tmp", dir=path.parent)
-        os.close(fd)
         try:
-            if kind == "dawg":
-                import dawg
-
-                counted = 0
-
-                def counting() -> Iterator[str]:
-                    nonlocal counted
-                    for word in forms:
-                        counted += 1
-                        yield word
-
-                # CompletionDAWG (not plain DAWG) so the list stays enumerable: words(prefix).
-                dawg.CompletionDAWG(counting(), input_is_sorted=True).save(tmp)
-                count = counted
-            else:
-                trie = _marisa().Trie(forms)
-                count = len(trie)
-                trie.save(tmp)
-                del trie
+            with os.fdopen(fd, "wb") as out:
+                parts, count = _write_parts(kind, chain(sample, stream), out, stem)
             size = os.path.getsize(tmp)
-            final = Manifest(
-                **{**asdict(manifest), "sources": manifest.sources, "count": count, "trie_bytes": size, "backend": kind}
-            )
+            final = replace(manifest, count=count, trie_bytes=size, backend=kind,
+                            parts=tuple(parts) if len(parts) > 1 else ())
             man_path = stem.with_name(stem.name + MANIFEST_SUFFIX)
             man_tmp = man_path.with_suffix(".json.tmp")
             man_tmp.write_text(final.to_json(), encoding="utf-8")
+            os.chmod(tmp, 0o644)
             os.replace(tmp, path)
             os.replace(man_tmp, man_path)
         except BaseException:
@@ -373,6 +385,69 @@ def write_forms(words: Iterable[str], stem: Path, manifest: Manifest, *, backend
         if other != suffix:
             stem.with_name(stem.name + other).unlink(missing_ok=True)
     return Written(path, final, note)
+
+
+def _write_parts(kind: str, forms: Iterator[str], out: IO[bytes], stem: Path) -> tuple[list[tuple[str, int, int]], int]:
+    """Compile sorted ``forms`` part by part into ``out``: [(first form, offset, size)] and the form count."""
+    parts: list[tuple[str, int, int]] = []
+    count = 0
+    while True:
+        if out.tell() % PART_ALIGN:
+            out.write(b"\0" * (PART_ALIGN - out.tell() % PART_ALIGN))
+        offset = out.tell()
+        tally = _Tally()
+        with _part_file(stem) as part_path:
+            _compile(kind, tally.through(islice(forms, PART_FORMS)), part_path)
+            if not tally.count:
+                return parts, count
+            with open(part_path, "rb") as part_file:
+                shutil.copyfileobj(part_file, out, 1 << 20)
+        parts.append((tally.first, offset, out.tell() - offset))
+        count += tally.count
+
+
+class _Tally:
+    """The first form and the number of forms that went through :meth:`through`."""
+
+    def __init__(self) -> None:
+        self.first = ""
+        self.count = 0
+
+    def through(self, forms: Iterable[str]) -> Iterator[str]:
+        for word in forms:
+            if not self.count:
+                self.first = word
+            self.count += 1
+            yield word
+
+
+@contextmanager
+def _part_file(stem: Path) -> Iterator[Path]:
+    fd, name = tempfile.mkstemp(prefix=f"{stem.name}.{os.getpid()}-part-", suffix=".tmp", dir=stem.parent)
+    os.close(fd)
+    try:
+        yield Path(name)
+    finally:
+        Path(name).unlink(missing_ok=True)
+
+
+def _compile(kind: str, forms: Iterable[str], path: Path) -> None:
+    """Build one structure of sorted ``forms`` into ``path``."""
+    if kind == "dawg":
+        import dawg
+
+        # CompletionDAWG (not plain DAWG) so the list stays enumerable: words(prefix).
+        dawg.CompletionDAWG(forms, input_is_sorted=True).save(str(path))
+    else:
+        trie = _marisa().Trie(forms)
+        trie.save(str(path))
+        del trie
+
+
+def _compiled_size(kind: str, forms: list[str], stem: Path) -> int:
+    with _part_file(stem) as path:
+        _compile(kind, forms, path)
+        return path.stat().st_size
 
 
 def list_file(stem: Path) -> Path | None:
@@ -422,10 +497,42 @@ def _checked(path: Path, manifest: Manifest | None, backend: str) -> tuple[Manif
             f"word list {str(path)!r} is truncated or corrupt ({size} bytes, manifest says "
             f"{manifest.trie_bytes}); delete it and {fix}"
         )
+    if not _parts_fit(manifest.parts, size):
+        raise LexiconError(f"word list {str(path)!r}: its manifest {man_path.name!r} is corrupt (the parts do not fit "
+                           f"the file); delete both and {fix}")
     return manifest, fix
 
 
-class TrieLexicon:
+def _parts_fit(parts: tuple[tuple[str, int, int], ...], size: int) -> bool:
+    """Whether the part table is in form order and its parts lie one after another inside the file."""
+    end = 0
+    for index, (first, offset, length) in enumerate(parts):
+        if offset < end or length <= 0 or offset + length > size or (index and first <= parts[index - 1][0]):
+            return False
+        end = offset + length
+    return True
+
+
+class _Parted:
+    """Lookups over a list's parts: part ``i`` holds the forms from ``firsts[i]`` up to ``firsts[i + 1]``."""
+
+    def __init__(self, parts: tuple[tuple[str, int, int], ...]) -> None:
+        self._firsts = [first for first, _offset, _size in parts] or [""]
+
+    def _part_of(self, word: str) -> int:
+        """The part that would hold ``word`` (-1: before the first form)."""
+        return bisect.bisect_right(self._firsts, word) - 1
+
+    def _parts_with(self, prefix: str) -> range:
+        """The parts that may hold forms starting with ``prefix`` (those forms are consecutive)."""
+        start = max(self._part_of(prefix), 0)
+        stop = start + 1
+        while stop < len(self._firsts) and self._firsts[stop].startswith(prefix):
+            stop += 1
+        return range(start, stop)
+
+
+class TrieLexicon(_Parted):
     """A memory-mapped full-form list; binding and enumerable.
 
     ``TrieLexicon(path)`` on a ``.dawg`` file returns a :class:`DawgLexicon`, so callers
@@ -447,31 +554,41 @@ class TrieLexicon:
         self.name = manifest.name
         self.lang = manifest.lang
         self.path = trie_path
+        super().__init__(manifest.parts)
         try:
-            self._trie = _marisa().Trie().mmap(str(trie_path))
-        except RuntimeError as exc:
+            if manifest.parts:
+                with open(trie_path, "rb") as fh:
+                    self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+                view = memoryview(self._map)
+                self._tries = [_marisa().Trie().map(view[offset:offset + size])
+                               for _first, offset, size in manifest.parts]
+            else:
+                self._tries = [_marisa().Trie().mmap(str(trie_path))]
+        except (RuntimeError, OSError, ValueError) as exc:
             raise LexiconError(
                 f"word list {str(trie_path)!r} is corrupt ({exc}); delete it and {fix}"
             ) from None
 
     def contains(self, word: str) -> bool:
-        return word in self._trie
+        part = self._part_of(word)
+        return part >= 0 and word in self._tries[part]
 
-    def __contains__(self, word: str) -> bool:
-        return word in self._trie
+    __contains__ = contains
 
     def __len__(self) -> int:
-        return len(self._trie)
+        return sum(len(trie) for trie in self._tries)
 
     def words(self, prefix: str = "") -> list[str]:
         """Every listed word starting with ``prefix`` (for hints and move generation)."""
-        return self._trie.keys(prefix)
+        if len(self._tries) == 1:
+            return self._tries[0].keys(prefix)
+        return [word for part in self._parts_with(prefix) for word in self._tries[part].keys(prefix)]
 
     def __repr__(self) -> str:
         return f"TrieLexicon({self.name!r}, lang={self.lang!r}, {len(self)} words)"
 
 
-class DawgLexicon:
+class DawgLexicon(_Parted):
     """A full-form list stored as a DAWG (read whole: the file is small); binding and enumerable.
 
     ``reader`` says which package reads it: "dawg2" (C, several M lookups/s) or
@@ -488,26 +605,51 @@ class DawgLexicon:
         self.name = manifest.name
         self.lang = manifest.lang
         self.path = path
+        super().__init__(manifest.parts)
         module, self.reader = dawg_reader()
         try:
-            self._dawg = module.CompletionDAWG().load(str(path))  # type: ignore[attr-defined]
+            if manifest.parts:
+                with open(path, "rb") as fh:
+                    self._dawgs = [_read_dawg(module, fh, offset, size) for _first, offset, size in manifest.parts]
+            else:
+                self._dawgs = [module.CompletionDAWG().load(str(path))]  # type: ignore[attr-defined]
         except (OSError, ValueError, IndexError, EOFError, MemoryError) as exc:
             raise LexiconError(
                 f"word list {str(path)!r} is corrupt ({self.reader}: {exc or type(exc).__name__}); delete it and {fix}"
             ) from None
 
     def contains(self, word: str) -> bool:
-        return word in self._dawg
+        part = self._part_of(word)
+        return part >= 0 and word in self._dawgs[part]
 
-    def __contains__(self, word: str) -> bool:
-        return word in self._dawg
+    __contains__ = contains
 
     def __len__(self) -> int:
         return self.manifest.count
 
     def words(self, prefix: str = "") -> list[str]:
         """Every listed word starting with ``prefix`` (for hints and move generation)."""
-        return self._dawg.keys(prefix)
+        if len(self._dawgs) == 1:
+            return self._dawgs[0].keys(prefix)
+        return [word for part in self._parts_with(prefix) for word in self._dawgs[part].keys(prefix)]
 
     def __repr__(self) -> str:
         return f"DawgLexicon({self.name!r}, lang={self.lang!r}, {len(self)} words, read by {self.reader})"
+
+
+def _read_dawg(module: Any, fh: IO[bytes], offset: int, size: int) -> Any:
+    """One part of a DAWG list file, read by dawg2 or by the pure-Python reader (which reads only whole files)."""
+    fh.seek(offset)
+    data = fh.read(size)
+    if len(data) != size:
+        raise EOFError(f"part at byte {offset} is cut short")
+    completion = module.CompletionDAWG()
+    if hasattr(completion, "frombytes"):
+        return completion.frombytes(data)
+    from dawg_python import wrapper
+
+    stream = io.BytesIO(data)
+    completion.dct, completion.guide = wrapper.Dictionary(), wrapper.Guide()
+    completion.dct.read(stream)
+    completion.guide.read(stream)
+    return completion
