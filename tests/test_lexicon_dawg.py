@@ -292,3 +292,22 @@ def test_lists_as_dawg_marisa_or_both(
     assert main(["judge", "--lexicon", "Mine", "HYTTE", "FJELL"]) == 0
     assert main(["judge", "--lexicon", "Mine", "HYTTE", "STJELE"]) == 1
     assert isinstance(TrieLexicon(result.path), DawgLexicon)  # older callers' TrieLexicon(path) still works
+
+
+def test_an_imported_list_past_part_forms_is_compiled_in_parts_and_leaves_no_temporary_files(
+    bokmaal: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import path (system sort, parts, the DAWG-or-marisa choice) on 30,000 real Bokmål words."""
+    monkeypatch.setattr(trie_mod, "PART_FORMS", 4000)
+    monkeypatch.setattr(trie_mod, "DAWG_MIN_FORMS", 1000)
+    monkeypatch.setattr(trie_mod, "COMPARE_FORMS", 2000)
+    listed = bokmaal[:20_000]
+    src = tmp_path / "nsf.txt"
+    src.write_text("".join(w.lower() + "\n" for w in reversed(listed)), encoding="utf-8")
+    lexdir = tmp_path / "lex"
+    result = import_list(src, "nb", "NSF", lexdir)
+    assert result.manifest.count == len(set(listed)) and len(result.manifest.parts) == 5
+    assert sorted(p.name for p in lexdir.iterdir()) == ["user-NSF.json", f"user-NSF{result.path.suffix}"]
+    judge = open_judge("nb", lexdir, "NSF")
+    assert all(judge.judge_play([w]).acceptable for w in listed[::97])
+    assert not any(judge.judge_play([w]).acceptable for w in bokmaal[20_000::97] if w not in set(listed))
