@@ -29,8 +29,6 @@ WORK_WIDTH = 800
 SEGMENT_WIDTH = 400
 #: Shortest segment kept, as a fraction of the searched copy's larger side.
 MIN_SEGMENT = 0.012
-#: The segment detector's own shrink of the copy it searches (OpenCV's default is 0.8).
-LSD_SCALE = 0.8
 #: Two line directions at least this many degrees apart are the grid's two families; a family takes
 #: segments up to FAMILY_SPREAD degrees from its peak (perspective fans a family's lines out).
 FAMILY_APART = 30
@@ -234,7 +232,7 @@ def _segments(grey: np.ndarray) -> np.ndarray:
     Searched on the picture and on its thin-line response: on the latter a grid line stays while wood
     grain, cloth folds and shadow edges, which are broad, drop out; the former keeps the board's edges."""
     thin = np.clip(line_response(grey, 3) * 3, 0, 255).astype(np.uint8)
-    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE, LSD_SCALE)
+    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
     found = [f.reshape(-1, 4) for f in (lsd.detect(grey)[0], lsd.detect(thin)[0]) if f is not None]
     if not found:
         return np.zeros((0, 4), np.float32)
