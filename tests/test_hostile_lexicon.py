@@ -122,3 +122,22 @@ def test_spill_files_of_killed_builds_are_removed_and_a_running_builds_kept(tmp_
         path.write_text("x\n")
     assert remove_stale_files(tmp_path) == 2
     assert [p.exists() for p in stale + live] == [False, False, True, True]
+
+
+def test_an_import_removes_what_killed_builds_left_including_sorts_spill_folders(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(dead.stdout)
+    lex = tmp_path / "lex"
+    spill = lex / f"forms-{dead_pid}-k2j3.tmp"  # the folder sort -T spilled into when the build was killed
+    spill.mkdir(parents=True)
+    (spill / "sortAbC123").write_bytes(b"x" * 1000)
+    run = lex / f"forms-{dead_pid}-q.run"
+    run.write_text("mesost\n")
+    running = lex / f"forms-{os.getpid()}-live.tmp"
+    running.mkdir()
+    src = tmp_path / "w.txt"
+    src.write_text("\n".join(SWEDISH) + "\n", encoding="utf-8")
+    result = import_list(src, "sv", "Mine", lex)
+    assert result.manifest.count == len(SWEDISH)
+    assert not spill.exists() and not run.exists() and running.is_dir()
+    assert sorted(p.name for p in lex.iterdir()) == sorted([running.name, "user-Mine.json", result.path.name])

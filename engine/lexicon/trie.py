@@ -237,7 +237,10 @@ def remove_stale_files(workdir: Path) -> int:
                     continue
             elif not path.name.startswith("forms-") or time.time() - path.stat().st_mtime < _UNOWNED_STALE_S:
                 continue
-            path.unlink()
+            if path.is_dir():  # the sort program's own spill folder
+                shutil.rmtree(path)
+            else:
+                path.unlink()
             removed += 1
         except OSError:
             continue
@@ -260,8 +263,10 @@ class ExternalSortedForms:
         fd, name = tempfile.mkstemp(prefix=f"forms-{os.getpid()}-", suffix=".run", dir=self._workdir)
         os.close(fd)
         self._path = Path(name)
-        env = {**os.environ, "LC_ALL": "C", "TMPDIR": str(self._workdir)}
-        command = [_sort_program(), "-u", "-S", self.MEMORY, "-T", str(self._workdir), "-o", name]
+        # sort's spill files in a folder of this build's, so a killed build's are found and removed
+        self._spill = Path(tempfile.mkdtemp(prefix=f"forms-{os.getpid()}-", suffix=".tmp", dir=self._workdir))
+        env = {**os.environ, "LC_ALL": "C", "TMPDIR": str(self._spill)}
+        command = [_sort_program(), "-u", "-S", self.MEMORY, "-T", str(self._spill), "-o", name]
         try:
             with subprocess.Popen(command, stdin=subprocess.PIPE, env=env) as sort:
                 assert sort.stdin is not None
@@ -295,6 +300,7 @@ class ExternalSortedForms:
 
     def close(self) -> None:
         self._path.unlink(missing_ok=True)
+        shutil.rmtree(self._spill, ignore_errors=True)
 
     def __enter__(self) -> ExternalSortedForms:
         return self
@@ -351,6 +357,7 @@ def write_forms(words: Iterable[str], stem: Path, manifest: Manifest, *, backend
     """
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_files(stem.parent)
     sorter: SortedForms | ExternalSortedForms
     if external_sort and ExternalSortedForms.available():
         sorter = ExternalSortedForms(words, stem.parent)
