@@ -144,6 +144,8 @@ class _Part(NamedTuple):
     blanks_left: int
     tiles_left: int
     remaining: str  # the rack's letters left over, as text
+    ends: bool  # a word of two or more letters may end with it
+    goes_on: int  # bits of the letters the node goes on with that the rest of the rack has
 
 
 class _Line(NamedTuple):
@@ -175,6 +177,7 @@ class _Generator:
         self.moves: list[GeneratedMove] = []
         self.racks: dict[str, tuple[dict[str, int], int]] = {}  # (rack, its bits) by the letters left
         self.by_last: dict[str, list[_Part]] = {}  # parts by their last letter, shortest first
+        self.bit = {letter: 1 << i for i, letter in enumerate(graph.alphabet)}
         self.by_next: dict[str, list[_Part]] = {}  # parts whose node goes on with the letter, shortest first
         self.parts: list[_Part] = []  # shortest first
         size = self.size
@@ -286,29 +289,37 @@ class _Generator:
         children = self.graph.children
         blank_letters = self.allowed_letters
         value = self.values
-        letters = "".join(sorted(letter * n for letter, n in self.rack.items()))
-        level = [_Part(0, 0, children(0), (), (), (), *self._rack_left(letters), self.blanks, self.rack_tiles, letters)]
-        by_last = self.by_last
+        finals, mask = self.graph.finals, self.graph.mask
+        blank_bits = self.graph.letter_bits(blank_letters)
         rack_left = self._rack_left
+
+        def part(length: int, node: int, letters: tuple[str, ...], blanks: tuple[bool, ...], values: tuple[int, ...],
+                 remaining: str, blanks_left: int) -> _Part:
+            rack, rack_bits = rack_left(remaining)
+            usable = rack_bits | blank_bits if blanks_left else rack_bits
+            return _Part(length, node, children(node), letters, blanks, values, rack, rack_bits, blanks_left,
+                         len(remaining) + blanks_left, remaining, length >= 2 and bool(finals[node]),
+                         mask(node) & usable)
+
+        level = [part(0, 0, (), (), (), "".join(sorted(letter * n for letter, n in self.rack.items())), self.blanks)]
+        by_last = self.by_last
         for length in range(1, longest + 1):
             grown = []
-            for part in level:
-                kids, remaining, blanks_left, tiles_left = part.kids, part.remaining, part.blanks_left, part.tiles_left
+            for prefix in level:
+                kids, remaining, blanks_left = prefix.kids, prefix.remaining, prefix.blanks_left
                 for letter in dict.fromkeys(remaining):
                     child = kids.get(letter)
                     if child is not None:
-                        left = remaining.replace(letter, "", 1)
-                        grown.append(_Part(length, child, children(child), part.letters + (letter,),
-                                           part.blanks + (False,), part.values + (value[letter],), *rack_left(left),
-                                           blanks_left, tiles_left - 1, left))
+                        grown.append(part(length, child, prefix.letters + (letter,), prefix.blanks + (False,),
+                                          prefix.values + (value[letter],), remaining.replace(letter, "", 1),
+                                          blanks_left))
                 if blanks_left:
                     for letter, child in kids.items():
                         if letter in blank_letters:
-                            grown.append(_Part(length, child, children(child), part.letters + (letter,),
-                                               part.blanks + (True,), part.values + (0,), part.rack, part.rack_bits,
-                                               blanks_left - 1, tiles_left - 1, remaining))
-            for part in grown:
-                by_last.setdefault(part.letters[-1], []).append(part)
+                            grown.append(part(length, child, prefix.letters + (letter,), prefix.blanks + (True,),
+                                              prefix.values + (0,), remaining, blanks_left - 1))
+            for grown_part in grown:
+                by_last.setdefault(grown_part.letters[-1], []).append(grown_part)
             self.parts.extend(grown)
             level = grown
 
@@ -352,7 +363,7 @@ class _Generator:
         blank_bits = self.graph.letter_bits(blank_letters)
         masks, graph_mask = self.graph.masks, self.graph.mask
         reach = line.reach
-        bit = {letter: 1 << i for i, letter in enumerate(self.graph.alphabet)}
+        bit = self.bit
         start = 0
         stop: int | None = None
         placed: list[tuple[int, str, bool]] = []
@@ -484,25 +495,24 @@ class _Generator:
             allowed = cross_ok[anchor]
             run = runs.get(anchor + 1)
             longest = free + 1
-            if allowed is not None:
-                parts = [part for letter in allowed for part in self.by_last.get(letter, ()) if part.length <= longest]
-                if run is not None:
-                    first = run[0][0]
-                    parts = [part for part in parts if first in part.kids]
-            elif run is not None:
-                parts = self._parts_going_on_with(run[0][0])
-            else:
-                parts = self.parts
-            f, wm, cs = factor[anchor], word_mult[anchor], cross_sum[anchor]
             end = anchor + 1
+            if run is not None:  # the word goes on through the old tiles after the anchor
+                first = run[0][0]
+                if allowed is None:
+                    parts = [part for part in self._parts_going_on_with(first) if part.length <= longest]
+                else:
+                    parts = [part for letter in allowed for part in self.by_last.get(letter, ())
+                             if part.length <= longest and first in part.kids]
+            else:  # it ends on the anchor or goes on with more tiles
+                room = reach[end] if end < size and cells[end] == _EMPTY else 0
+                candidates = self.parts if allowed is None else (
+                    part for letter in allowed for part in self.by_last.get(letter, ()))
+                parts = [part for part in candidates if part.length <= longest and (part.ends or part.goes_on & room)]
+            f, wm, cs = factor[anchor], word_mult[anchor], cross_sum[anchor]
             lays = [(range(end - k, end), factor[end - k:end], prod(word_mult[end - k:end]))
                     for k in range(longest + 1)]
             # The loop sets rack, rack_bits, blanks and tiles_left for place() and after() (closures) to read.
-            for length, node, _, letters, flags, part_values, rack, rack_bits, blanks, tiles_left, _ in parts:  # noqa: B007
-                if length > longest:
-                    if allowed is None:
-                        break  # shortest first
-                    continue
+            for length, node, _, letters, flags, part_values, rack, rack_bits, blanks, tiles_left, *_ in parts:  # noqa: B007
                 squares, factors, mult = lays[length]
                 start = end - length
                 placed[:] = zip(squares, letters, flags, strict=True)

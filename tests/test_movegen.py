@@ -306,7 +306,8 @@ def test_generator_equals_oracle_alfapet_17(part: int) -> None:
 
 
 def test_every_generated_move_scores_as_the_engine_scores_it_on_a_real_list() -> None:
-    """The full sv list, mid-game Alfapet positions with minus squares and a blank: incremental == engine."""
+    """The full sv list, mid-game Alfapet positions with minus squares and a blank: incremental == engine, and
+    each move's main word is the one the engine reads off the board (a blank's letter in lower case)."""
     words = sample_words("sv", 3, 50, Rules.alfapet("sv").tileset.alphabet)
     from device.paths import lexicon_dir
     from engine.lexicon.build import default_list_path
@@ -322,7 +323,11 @@ def test_every_generated_move_scores_as_the_engine_scores_it_on_a_real_list() ->
         rack = random_rack(rng, rules, 8, blanks=1, stop=True)
         for move in generate_moves(board, rack, rules, graph):
             placement = move.placement()
-            assert score_placement(board, placement, rules).score == move.score, move
+            scored = score_placement(board, placement, rules)
+            assert scored.score == move.score, move
+            main = next(word for word in scored.words if word.main)
+            assert move.word.upper() == main.word.upper(), move  # spelt lazily from the line and the tiles
+            assert sum(letter.islower() for letter in move.word) == sum(blank for _, _, blank in move.tiles), move
             checked += 1
     assert checked > 1000
 
