@@ -181,6 +181,11 @@ class NewGameForm:
         if v.GameKind(game).board_game:
             table["challenge_rule"] = self.values["challenge_rule"]
             table["hint"] = self.values["hint"] == "on"
+            if game == self.base.game:
+                # The configuration's tile set and layout ([game] tileset/layout: a name or the players' own
+                # .toml file) stay with the game, so the camera reader knows that set's letters.
+                table.update({key: value for key, value in (("tileset", self.base.tileset),
+                                                            ("layout", self.base.layout)) if value})
         if game in TIMER_SECONDS:
             table["timer_seconds"] = int(self.values["timer_seconds"])
         if v.GameKind(game) is v.GameKind.KEYWORDS:

@@ -38,6 +38,39 @@ UNMARKED_PENALTY = 0.03
 UNSURE_MARGIN = 0.02
 #: Source codes in the model file.
 RENDERED, PHOTO = 0, 1
+#: What an Alfapet arrow tile reads as (engine.tiles.ARROW, the mark of a letter lying on an arrow).
+ARROW = "^"
+#: An arrow tile's print must look this much more like an arrow (in any quarter turn) than like any letter
+#: (the unsure margin: a turned arrow is close to an L).
+ARROW_MARGIN = UNSURE_MARGIN
+
+
+def _arrow_templates() -> np.ndarray:
+    """(4, features): an arrow tile's print (:func:`vision.glyphs.draw_arrow`) as
+    :func:`vision.glyphs.ink_shape` cuts it out of a tile crop, in its four quarter turns."""
+    from vision.glyphs import CROP_PAD, draw_arrow, ink_shape
+
+    cell = 40
+    pad = int(round(CROP_PAD * cell))
+    crop = np.full((cell + 2 * pad, cell + 2 * pad), 90, np.uint8)  # the board around the tile
+    tile = np.full((cell - 4, cell - 4), 235, np.uint8)
+    draw_arrow(tile, 20)
+    crop[pad + 2 : pad + cell - 2, pad + 2 : pad + cell - 2] = tile
+    shape = ink_shape(crop, cell)
+    assert shape is not None, "the arrow template lost its print"
+    return np.stack([features(np.ascontiguousarray(np.rot90(shape, k))) for k in range(4)])
+
+
+@dataclass(frozen=True)
+class _Templates:
+    """Template features grouped by letter: ``matrix`` (features, templates); ``starts`` where each letter's
+    columns begin, ``present`` its index in the alphabet."""
+
+    matrix: np.ndarray
+    bonus: np.ndarray
+    marks: np.ndarray
+    starts: np.ndarray
+    present: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -63,9 +96,10 @@ class LetterGuess:
 
 class LetterClassifier:
     def __init__(self, alphabet: Iterable[str], *, font_model: Path | None = MODEL,
-                 exclude: Iterable[str] = (), render_missing: bool = True) -> None:
+                 exclude: Iterable[str] = (), render_missing: bool = True, arrows: bool = False) -> None:
         """``exclude``: source prefixes of the model's glyphs to leave out (``"photo:game02"``, ``"photo:"``);
-        ``render_missing``: render the alphabet's letters the model lacks from the installed fonts."""
+        ``render_missing``: render the alphabet's letters the model lacks from the installed fonts;
+        ``arrows``: the tile set has Alfapet arrow tiles, read as :data:`ARROW`."""
         self.alphabet = tuple(alphabet)
         self._index = {letter: i for i, letter in enumerate(self.alphabet)}
         bases: dict[str, list[str]] = {}
@@ -79,7 +113,9 @@ class LetterClassifier:
         self._learned_images: list[np.ndarray] = []
         self._learned_labels: list[str] = []
         self._learned_marks: list[int] = []
-        self._packed: tuple[np.ndarray, ...] | None = None
+        self._packed: tuple[_Templates, _Templates | None] | None = None
+        self._arrows = _arrow_templates() if arrows else None
+        self._packed_base: _Templates | None = None
         if font_model is not None:
             self._load_model(font_model, tuple(exclude))
             if render_missing:
@@ -103,7 +139,7 @@ class LetterClassifier:
                 self._bonus.append(0.0)
         except Exception:  # noqa: BLE001 - no pygame or no fonts: the letters stay unknown, the rest works
             pass
-        self._packed = None
+        self._packed = self._packed_base = None
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -128,7 +164,7 @@ class LetterClassifier:
         self._classes.extend(self._index[str(label)] for label in labels[wanted])
         self._marks.extend(int(m) for m in marks[wanted])
         self._bonus.extend([0.0] * int(wanted.sum()))
-        self._packed = None
+        self._packed = self._packed_base = None
 
     @property
     def learned_count(self) -> int:
@@ -168,33 +204,57 @@ class LetterClassifier:
             for column in (self._feats, self._classes, self._marks, self._bonus):
                 del column[first + i]
 
-    def _pack(self) -> tuple[np.ndarray, ...]:
+    def _pack(self) -> tuple[_Templates, _Templates | None]:
+        """The templates as matrices: the shipped (and rendered) ones, kept until the model changes, and
+        the learned ones, rebuilt when a tile is learned (a few hundred rows at most)."""
         if self._packed is None:
             if not self._feats:
                 raise ModelError("the letter classifier has no templates; load the letter model or learn some tiles")
-            classes = np.array(self._classes, np.int32)
-            order = np.argsort(classes, kind="stable")  # templates grouped by letter for a per-letter max
-            classes = classes[order]
-            starts = np.flatnonzero(np.r_[True, classes[1:] != classes[:-1]])
-            self._packed = (np.stack(self._feats)[order], np.array(self._bonus, np.float32)[order],
-                            np.array(self._marks, np.int8)[order], starts, classes[starts])
+            first_learned = len(self._feats) - len(self._learned_labels)
+            if self._packed_base is None:
+                self._packed_base = self._group(0, first_learned)
+            learned = self._group(first_learned, len(self._feats)) if self._learned_labels else None
+            self._packed = (self._packed_base, learned)
         return self._packed
+
+    def _group(self, lo: int, hi: int) -> _Templates | None:
+        """Templates lo..hi grouped by letter (for a per-letter max), features as columns."""
+        if hi <= lo:
+            return None
+        classes = np.array(self._classes[lo:hi], np.int32)
+        order = np.argsort(classes, kind="stable")
+        classes = classes[order]
+        starts = np.flatnonzero(np.r_[True, classes[1:] != classes[:-1]])
+        return _Templates(np.ascontiguousarray(np.stack(self._feats[lo:hi])[order].T),
+                          np.array(self._bonus[lo:hi], np.float32)[order], np.array(self._marks[lo:hi], np.int8)[order],
+                          starts, classes[starts])
+
+    def _best(self, feats: np.ndarray, glyph_marks: np.ndarray) -> np.ndarray:
+        """(glyphs, alphabet) best template similarity per letter (minus the marks penalty); -inf for letters
+        without a template."""
+        out = np.full((len(feats), len(self.alphabet)), -np.inf, np.float32)
+        penalty = np.where(glyph_marks != 0, MARKS_PENALTY, UNMARKED_PENALTY).astype(np.float32)
+        for group in self._pack():
+            if group is None:
+                continue
+            unlike = group.marks[None, :] != glyph_marks[:, None]
+            sims = feats @ group.matrix + group.bonus - penalty[:, None] * unlike
+            out[:, group.present] = np.maximum(out[:, group.present], np.maximum.reduceat(sims, group.starts, axis=1))
+        return out
 
     def scores(self, glyph: Glyph) -> dict[str, float]:
         """Every known letter's score: its best template's similarity (minus the marks penalty)."""
         if glyph.image is None:
             raise ModelError("cannot classify a tile without a letter (a blank); check Glyph.is_blank first")
-        matrix, bonus, marks, starts, present = self._pack()
-        penalty = MARKS_PENALTY if glyph.marks else UNMARKED_PENALTY
-        sims = matrix @ features(glyph.image) + bonus - penalty * (marks != glyph.marks)
-        best = np.maximum.reduceat(sims, starts)
-        return {self.alphabet[c]: float(s) for c, s in zip(present, best, strict=True)}
+        best = self._best(features(glyph.image)[None, :], np.array([glyph.marks], np.int8))[0]
+        return {self.alphabet[c]: float(best[c]) for c in np.flatnonzero(np.isfinite(best))}
 
     def classify(self, glyph: Glyph, k: int = 3) -> LetterGuess:
         """The ``k`` best letters (at least two, so that the confidence is a real margin); the best letter's
         twins with or without marks (A/Ä, O/Ö, U/Ü) are always among the candidates, because lost or
-        smudged dots are the likeliest error and the player should be offered the other one."""
-        return self._guess(self.scores(glyph), k)
+        smudged dots are the likeliest error and the player should be offered the other one. An Alfapet
+        arrow tile reads as :data:`ARROW` ahead of the letters."""
+        return self.classify_many([glyph], k)[0]
 
     def classify_many(self, glyphs: Sequence[Glyph], k: int = 3) -> list[LetterGuess]:
         """:meth:`classify` for many glyphs with one matrix product (a full board at once)."""
@@ -202,14 +262,34 @@ class LetterClassifier:
             return []
         if any(g.image is None for g in glyphs):
             raise ModelError("cannot classify a tile without a letter (a blank); check Glyph.is_blank first")
-        matrix, bonus, marks, starts, present = self._pack()
-        feats = np.stack([features(g.image) for g in glyphs])
-        glyph_marks = np.array([g.marks for g in glyphs], np.int8)
-        penalty = np.where(glyph_marks != 0, MARKS_PENALTY, UNMARKED_PENALTY).astype(np.float32)
-        sims = feats @ matrix.T + bonus - penalty[:, None] * (marks[None, :] != glyph_marks[:, None])
-        best = np.maximum.reduceat(sims, starts, axis=1)
-        letters = [self.alphabet[c] for c in present]
-        return [self._guess(dict(zip(letters, map(float, row), strict=True)), k) for row in best]
+        feats = np.stack([features(g.image) for g in glyphs])  # type: ignore[arg-type]
+        best = self._best(feats, np.array([g.marks for g in glyphs], np.int8))
+        known = np.flatnonzero(np.isfinite(best[0]))
+        letters = [self.alphabet[c] for c in known]
+        return [self._guess(dict(zip(letters, map(float, row[known]), strict=True)), k) for row in best]
+
+    @property
+    def reads_arrows(self) -> bool:
+        return self._arrows is not None
+
+    def with_arrows(self, guesses: Sequence[LetterGuess | None], glyphs: Sequence[Glyph],
+                    shapes: Sequence[np.ndarray | None]) -> list[LetterGuess | None]:
+        """The guesses with each tile whose print (:func:`vision.glyphs.ink_shape`) looks clearly more like an
+        arrow (in any quarter turn) than its glyph looks like any letter in any quarter turn (a letter laid by a
+        player on another side is a turned letter, not an arrow) read as :data:`ARROW`, its letters after it."""
+        if self._arrows is None:
+            return list(guesses)
+        out: list[LetterGuess | None] = []
+        for guess, glyph, shape in zip(guesses, glyphs, shapes, strict=True):
+            if shape is not None and guess is not None and glyph.image is not None:
+                arrow = float((self._arrows @ features(shape)).max())
+                if arrow >= guess.top[0][1] + ARROW_MARGIN:
+                    turned = np.stack([features(np.ascontiguousarray(np.rot90(glyph.image, k))) for k in (1, 2, 3)])
+                    letters = float(self._best(turned, np.full(3, glyph.marks, np.int8)).max())
+                    if arrow >= letters + ARROW_MARGIN:
+                        guess = LetterGuess(((ARROW, arrow), *guess.top))
+            out.append(guess)
+        return out
 
     def _guess(self, scores: dict[str, float], k: int) -> LetterGuess:
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])

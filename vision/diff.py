@@ -24,7 +24,7 @@ from engine.rules import Rules
 from engine.scoring import score_placement
 from engine.squares import Square
 from engine.validation import ProblemCode, validate
-from vision.classifier import UNSURE_MARGIN
+from vision.classifier import ARROW, UNSURE_MARGIN
 from vision.reader import BoardReading, ReadingStatus, TileReading
 
 #: Problems a player fixes by correcting a letter; the squares still make a legal move.
@@ -50,6 +50,7 @@ class DiffProblem(enum.Flag):
     LOW_CONFIDENCE = enum.auto()
     TOO_MANY_COPIES = enum.auto()
     ILLEGAL_PLACEMENT = enum.auto()  # see Proposal.engine_problems
+    ARROW_WITHOUT_LETTER = enum.auto()  # an Alfapet arrow tile seen with no letter tile on it yet
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,13 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
         return Proposal(ProposalKind.COVERED, problems | DiffProblem.COVERED,
                         messages=(f"{len(blank_like)} cells without a letter at {names}, only {blanks_left} blanks "
                                   "are left; something covers the board",), new_tiles=tuple(new), removed=removed)
+    arrows = [t.square for t in new if t.guess is not None and t.guess.letter == ARROW]
+    if arrows:
+        # The arrow lies under the letter where the word bends: the move is not complete while it shows.
+        names = ", ".join(sq.name for sq in arrows)
+        return Proposal(ProposalKind.CONFLICT, problems | DiffProblem.ARROW_WITHOUT_LETTER,
+                        messages=(f"arrow tile on {names} with no letter on it; lay the letter on the arrow",),
+                        new_tiles=tuple(new), removed=removed)
     letters, overflow = _choose_letters(new, base, rules)
     if overflow:
         problems |= DiffProblem.TOO_MANY_COPIES

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import enum
+import statistics
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -14,8 +15,8 @@ import numpy as np
 from engine.layout import Layout, load_layout
 from engine.squares import Square
 from engine.tiles import TileSet
-from vision import colour, glyphs, occupancy
-from vision.classifier import UNSURE_MARGIN, LetterClassifier, LetterGuess
+from vision import colour, glyphs, occupancy, stability
+from vision.classifier import ARROW, UNSURE_MARGIN, LetterClassifier, LetterGuess
 from vision.errors import BoardNotFound
 from vision.locate import Geometry, Locator
 from vision.profile import BoardProfile
@@ -34,6 +35,21 @@ _ORIENT_TILES = 10
 #: beat the upright reading by as much. Typical = the median over the last _TYPICAL_OVER tiles read.
 _TURNED_GAP = 0.03
 _TYPICAL_FROM, _TYPICAL_OVER = 8, 60
+#: A cell whose picture moved by this many grey levels (in the last reading's light) since the last clear
+#: reading is measured again; a new tile moves its cell by 70 or more on the photo games, the camera's
+#: noise and drift between photos by up to 20 or so.
+_CHANGE_LEVEL = 25.0
+#: Pixels per cell sampled for that comparison (2x2 samples per block: the level is far above their noise).
+_CHANGE_CELL_PX = 8
+#: More changed cells than this share of the board: the board moved or the light changed, read it whole.
+_CHANGED_SHARE = 0.2
+#: A changed cell is decided on its own only when clear-cut: its best state this much closer than the next
+#: (margin as in vision.occupancy) and not hidden (ANOMALY_LIMIT); else the whole board is classified.
+_CLEAR_MARGIN = 0.4
+#: Cells whose colours make a state's look at a cell that was not in it.
+_NEAREST = 5
+#: Lab lightness counts half (shadows and exposure move it most), as in vision.occupancy.
+_COLOUR_WEIGHTS = np.float32([0.5, 1.0, 1.0])
 
 
 class ReadingStatus(enum.Flag):
@@ -86,7 +102,8 @@ class BoardReading:
         return {Square(int(r), int(c)) for r, c in zip(rows, cols, strict=True)}
 
     def to_text(self) -> str:
-        """One line per row: letter, '.' empty, '?' blank, '#' stop tile, '*' tile not read, '~' hidden."""
+        """One line per row: letter, '.' empty, '?' blank, '#' stop tile, '^' arrow tile, '*' tile not read,
+        '~' hidden."""
         if self.occupancy is None:
             return ""
         n = self.occupancy.state.shape[0]
@@ -109,6 +126,54 @@ class BoardReading:
         return "\n".join(lines)
 
 
+@dataclass
+class _LastClear:
+    """What the last reading without a cover saw: the next frame is compared with it."""
+
+    seen: Geometry  # the locator's geometry (the camera's corner order)
+    geom: Geometry  # the same grid in the board's own orientation
+    gains: np.ndarray
+    picture: np.ndarray  # vision.stability.board_picture at ``geom``, unchanged cells as first seen
+    colours: np.ndarray  # the cells' colours occupancy was decided from
+    occ: occupancy.Occupancy
+    codes: np.ndarray  # each square's premium class (an index)
+    _members: dict[tuple[int, int], tuple[np.ndarray, np.ndarray] | None] = field(default_factory=dict)
+    _spreads: dict[int, tuple[int, float]] = field(default_factory=dict)  # option: (cells then, spread)
+
+    def update(self, colours: np.ndarray, occ: occupancy.Occupancy) -> None:
+        """After a move: the spreads are kept until a state's cells grew by a quarter (a board statistic that a
+        move's few tiles hardly change; measuring it again each move would cost as much as the rest)."""
+        self.colours, self.occ = colours, occ
+        self._members.clear()
+        counts = np.bincount(occ.state.ravel(), minlength=3)
+        for option, (count, _) in list(self._spreads.items()):
+            if abs(int(counts[option]) - count) > 0.25 * max(count, 4):
+                del self._spreads[option]
+
+    def members(self, option: int, code: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """(rows, cols) of the cells in state ``option`` (of premium class ``code``; -1: any); None if none."""
+        if (option, code) not in self._members:
+            cells = self.occ.state == option
+            if code >= 0:
+                cells &= self.codes == code
+            self._members[(option, code)] = np.nonzero(cells) if cells.any() else None
+        return self._members[(option, code)]
+
+    def spread(self, option: int) -> float:
+        """How far a state's cells typically lie from its median colour (floored as the classifier does).
+        Empty squares of all premium classes share one figure: each class is measured from its own median."""
+        if option not in self._spreads:
+            state = self.occ.state == option
+            distances = []
+            for code in np.unique(self.codes[state]) if option == occupancy.CellState.EMPTY else [-1]:
+                cells = self.colours[state & (self.codes == code)] if code >= 0 else self.colours[state]
+                cells = cells[:, :3]  # the colour, not the ink (vision.occupancy.cell_features)
+                distances.append(np.sqrt((((cells - np.median(cells, axis=0)) * _COLOUR_WEIGHTS) ** 2).sum(axis=1)))
+            typical = float(np.median(np.concatenate(distances))) if sum(map(len, distances)) >= 3 else 6.0
+            self._spreads[option] = (int(state.sum()), max(typical, 4.0))
+        return self._spreads[option][1]
+
+
 class BoardReader:
     """Reads frames of one physical board. Keeps the located geometry and the learned letters."""
 
@@ -120,7 +185,7 @@ class BoardReader:
         if self.layout.size != profile.grid:
             raise BoardNotFound(f"profile {profile.name!r} has a {profile.grid}-square grid but layout "
                                 f"{self.layout.name!r} is {self.layout.size}; pick matching ones")
-        self.classifier = classifier or LetterClassifier(tileset.alphabet)
+        self.classifier = classifier or LetterClassifier(tileset.alphabet, arrows=tileset.arrows > 0)
         self.locator = Locator(profile)
         #: Quarter turns from the camera's view to the board's own: the grid corner the camera sees first
         #: (top left) is ``corners[turns]``. None until tiles have shown which way the letters stand.
@@ -128,13 +193,24 @@ class BoardReader:
         self._turns_located = -1  # the locator's relocation count when ``turns`` was last decided
         self._last_tiles: np.ndarray | None = None  # the tile mask of the last reading, board coordinates
         self._similarities: list[float] = []  # how much the last tiles read looked like their letters
+        self._last_clear: _LastClear | None = None
         n = profile.grid
         self._codes = [["*" if Square(r, c) == self.layout.centre else self.layout.premium(Square(r, c)).value
                         for c in range(n)] for r in range(n)]
+        self._code_grid = np.unique(np.array(self._codes), return_inverse=True)[1].reshape(n, n)
 
     def read(self, frame: np.ndarray, *, cells: Iterable[Square] | None = None) -> BoardReading:
-        """Locate, classify every cell, and read the letters of ``cells`` (default: every tile)."""
+        """Locate, classify every cell, and read the letters of ``cells`` (default: every tile).
+
+        After a clear reading the next frame is first compared with it on a small picture of the board
+        (:func:`vision.stability.board_picture`): when only a few cells changed (a move), the location,
+        the white balance and the colours of the other cells are taken over, and only the changed cells
+        are measured again; anything bigger (a moved or turned board, new light) is read from scratch.
+        """
         t0 = time.perf_counter()
+        changed = self._read_changes(frame, cells, t0)
+        if changed is not None:
+            return changed
         # The gains are applied to each warped image, never to the full-resolution frame (cheaper, same result).
         gains = colour.white_gains(frame)
         try:
@@ -143,13 +219,113 @@ class BoardReader:
             return BoardReading(ReadingStatus.BOARD_NOT_FOUND, None, None, seconds=time.perf_counter() - t0,
                                 gains=gains)
         geom = turned(seen, self.turns or 0)
-        occ = self._occupancy(frame, geom, gains)
+        occ, colours = self._occupancy(frame, geom, gains)
         turns = self._orientation(frame, seen, occ, gains)
         if turns != (self.turns or 0):
             geom = turned(seen, turns)
-            occ = self._occupancy(frame, geom, gains)
+            occ, colours = self._occupancy(frame, geom, gains)
         if self.turns is not None or turns:
             self.turns = turns
+        reading = self._finish(frame, geom, occ, gains, cells, t0)
+        if not reading.status & ReadingStatus.COVERED:
+            self._last_clear = _LastClear(seen, geom, gains, stability.board_picture(frame, geom, _CHANGE_CELL_PX),
+                                          colours, occ,
+                                          self._code_grid)
+        return reading
+
+    def _read_changes(self, frame: np.ndarray, cells: Iterable[Square] | None, t0: float) -> BoardReading | None:
+        """The reading of a frame that differs from the last clear one in a few cells only, else None."""
+        last = self._last_clear
+        if last is None or self.locator.geometry is not last.seen:
+            return None  # nothing read yet, or the board was located again since (by the gate, say)
+        picture = stability.board_picture(frame, last.geom, _CHANGE_CELL_PX)
+        # The camera's exposure and white balance drift between photos: compare in the last reading's light.
+        ratio = stability.colour_ratio(last.picture, picture)
+        picture *= ratio
+        changed = stability.changed_cells(last.picture, picture, _CHANGE_LEVEL)
+        n = last.geom.grid
+        if changed.sum() > _CHANGED_SHARE * n * n:
+            return None
+        gains = (last.gains * ratio).astype(np.float32)
+        colours = last.colours.copy()
+        if changed.any():
+            colours[changed] = self._colours_of(frame, last.geom, np.argwhere(changed), gains)
+        occ = self._classify_changed(last, colours, changed)
+        if occ is None:
+            occ = occupancy.classify(colours, self._codes, self.profile)
+        if self._orientation(frame, last.seen, occ, gains) != (self.turns or 0):
+            return None  # the tiles say the board lies another way round: read it whole
+        reading = self._finish(frame, last.geom, occ, gains, cells, t0)
+        if not reading.status & ReadingStatus.COVERED:
+            # Unchanged cells keep the picture they had: a board creeping away in small steps still adds up.
+            blocks = np.repeat(np.repeat(changed, stability.BLOCKS, axis=0), stability.BLOCKS, axis=1)
+            last.picture[blocks] = picture[blocks]
+            last.update(colours, occ)
+        return reading
+
+    def _classify_changed(self, last: _LastClear, colours: np.ndarray,
+                          changed: np.ndarray) -> occupancy.Occupancy | None:
+        """The last reading's occupancy with the changed cells decided again, or None when one of them is
+        not clear-cut (then the whole board is classified, :func:`vision.occupancy.classify`).
+
+        Each changed cell is compared with what each state looked like there in the last reading: its own
+        colour for the state it was in (its light and shading included), else the median colour of the
+        nearest cells in that state (empty ones of its own premium class); distances are in units of that
+        state's spread over the board, as the full classification measures them.
+        """
+        if not changed.any():
+            return last.occ
+        options = [occupancy.CellState.EMPTY, occupancy.CellState.TILE]
+        if self.profile.stop is not None:
+            options.append(occupancy.CellState.STOP)
+        cells = np.argwhere(changed)
+        distances = np.empty((len(options), len(cells)), np.float32)
+        spreads = np.empty(len(options), np.float32)
+        for i, option in enumerate(options):
+            centres = self._references(last, option, cells)
+            if centres is None:
+                return None
+            # The colour only, not the ink (vision.occupancy.cell_features): ink tells tiles from pale squares,
+            # and where colour alone cannot, the margin stays small and the whole board is classified.
+            diff = (colours[cells[:, 0], cells[:, 1], :3] - centres[:, :3]) * _COLOUR_WEIGHTS
+            distances[i] = np.sqrt((diff ** 2).sum(axis=1))
+            spreads[i] = last.spread(option)
+        ranked = np.sort(distances, axis=0)
+        best, second = ranked[0], ranked[1]
+        choice = distances.argmin(axis=0)
+        cell_margin = (second - best) / np.maximum(second + best, 1e-6)
+        cell_anomaly = best / spreads[choice]
+        if (cell_margin < _CLEAR_MARGIN).any() or (cell_anomaly > ANOMALY_LIMIT).any():
+            return None
+        state, anomaly, margin = last.occ.state.copy(), last.occ.anomaly.copy(), last.occ.margin.copy()
+        state[changed] = np.array(options)[choice]
+        anomaly[changed], margin[changed] = cell_anomaly, cell_margin
+        return occupancy.Occupancy(state=state, anomaly=anomaly, margin=margin.astype(np.float32))
+
+    @staticmethod
+    def _references(last: _LastClear, option: int, cells: np.ndarray) -> np.ndarray | None:
+        """(len(cells), channels): what ``option`` looked like at each cell in the last reading: the cell's
+        own colour when it was in that state, else the median of the nearest cells that were (empty ones of
+        its own premium class). None when no cell was in that state."""
+        out = np.empty((len(cells), last.colours.shape[-1]), np.float32)
+        codes = last.codes[cells[:, 0], cells[:, 1]] if option == occupancy.CellState.EMPTY else np.full(len(cells), -1)
+        for code in np.unique(codes):
+            mine = np.flatnonzero(codes == code)
+            members = last.members(option, int(code))
+            if members is None:
+                return None
+            rows, cols = members
+            here = cells[mine]
+            distance = np.abs(rows[None, :] - here[:, :1]) + np.abs(cols[None, :] - here[:, 1:])
+            nearest = np.argsort(distance, axis=1, kind="stable")[:, :_NEAREST]
+            out[mine] = np.median(last.colours[rows[nearest], cols[nearest]], axis=1)
+        own = last.occ.state[cells[:, 0], cells[:, 1]] == option
+        out[own] = last.colours[cells[own, 0], cells[own, 1]]
+        return out
+
+    def _finish(self, frame: np.ndarray, geom: Geometry, occ: occupancy.Occupancy, gains: np.ndarray,
+                cells: Iterable[Square] | None, t0: float) -> BoardReading:
+        """The reading once the cells are classified: hidden cells, the letters of ``cells``, the status."""
         status = ReadingStatus.OK
         hidden_mask = occ.anomaly > ANOMALY_LIMIT
         hidden = tuple(Square(int(r), int(c)) for r, c in zip(*np.nonzero(hidden_mask), strict=True))
@@ -166,9 +342,33 @@ class BoardReader:
             self._last_tiles = occ.state == occupancy.CellState.TILE
         return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0, gains)
 
-    def _occupancy(self, frame: np.ndarray, geom: Geometry, gains: np.ndarray) -> occupancy.Occupancy:
+    def _occupancy(self, frame: np.ndarray, geom: Geometry,
+                   gains: np.ndarray) -> tuple[occupancy.Occupancy, np.ndarray]:
+        """The cells' occupancy and the colours it was decided from (see :func:`occupancy.cell_colours`)."""
+        colours = self._occupancy_colours(frame, geom, gains)
+        return occupancy.classify(colours, self._codes, self.profile), colours
+
+    def _colours_of(self, frame: np.ndarray, geom: Geometry, cells: np.ndarray, gains: np.ndarray) -> np.ndarray:
+        """(len(cells), 3) colours of these (row, col) cells, measured as :meth:`_occupancy` measures them:
+        each cell warped on its own, the cells laid out as a small board for :func:`occupancy.cell_colours`."""
+        if len(cells) > _WHOLE_WARP_FROM:
+            return self._occupancy_colours(frame, geom, gains)[cells[:, 0], cells[:, 1]]
+        to_canon = geom.to_canonical(OCC_CELL_PX)
+        crops = []
+        for row, col in cells:
+            shift = np.array([[1, 0, -col * OCC_CELL_PX], [0, 1, -row * OCC_CELL_PX], [0, 0, 1]], np.float64)
+            crops.append(cv2.warpPerspective(frame, shift @ to_canon, (OCC_CELL_PX, OCC_CELL_PX),
+                                             flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+        side = int(np.ceil(np.sqrt(len(crops))))
+        crops += [crops[-1]] * (side * side - len(crops))
+        mosaic = np.vstack([np.hstack(crops[r * side : (r + 1) * side]) for r in range(side)])
+        features = occupancy.cell_features(colour.apply_gains(mosaic, gains), side, OCC_CELL_PX)
+        return features.reshape(side * side, -1)[: len(cells)]
+
+    @staticmethod
+    def _occupancy_colours(frame: np.ndarray, geom: Geometry, gains: np.ndarray) -> np.ndarray:
         small = colour.apply_gains(geom.warp(frame, OCC_CELL_PX), gains)
-        return occupancy.classify(occupancy.cell_features(small, geom.grid, OCC_CELL_PX), self._codes, self.profile)
+        return occupancy.cell_features(small, geom.grid, OCC_CELL_PX)
 
     def _orientation(self, frame: np.ndarray, seen: Geometry, occ: occupancy.Occupancy, gains: np.ndarray) -> int:
         """Which way the board lies under the camera (quarter turns), read from the photo alone.
@@ -221,6 +421,7 @@ class BoardReader:
         board) share one warp of the whole grid.
         """
         out = {}
+        shapes: dict[Square, np.ndarray | None] = {}  # the print of tiles that may be arrow tiles
         squares = list(squares)
         pad = glyphs.CROP_PAD * CELL_PX
         size = int(round(CELL_PX + 2 * pad))
@@ -242,10 +443,14 @@ class BoardReader:
                 if gains is not None:
                     crop = colour.apply_gains(crop, gains)
             out[sq] = TileReading(sq, glyphs.extract(crop, CELL_PX), None)
+            if classify and self.classifier.reads_arrows and not out[sq].glyph.is_blank:
+                shapes[sq] = glyphs.ink_shape(crop, CELL_PX)
         if not classify:
             return out
         lettered = [r for r in out.values() if not r.glyph.is_blank]
-        guesses = self.classifier.classify_many([r.glyph for r in lettered], k=4)
+        # Arrow tiles look alike in every quarter turn: told apart before any letter is tried turned.
+        guesses = self.classifier.with_arrows(self.classifier.classify_many([r.glyph for r in lettered], k=4),
+                                              [r.glyph for r in lettered], [shapes.get(r.square) for r in lettered])
         for reading, guess in zip(lettered, self._turned_tiles(lettered, guesses), strict=True):
             out[reading.square] = TileReading(reading.square, reading.glyph if guess is None else guess[1],
                                               guess[0] if guess is not None else None)
@@ -263,9 +468,12 @@ class BoardReader:
             if guess is None:  # a classifier that only collects glyphs
                 out.append(None)
                 continue
+            if guess.letter == ARROW:
+                out.append((guess, reading.glyph))
+                continue
             best = (guess, reading.glyph)
             similarity = guess.top[0][1]
-            if len(self._similarities) >= _TYPICAL_FROM and similarity < float(np.median(self._similarities)) \
+            if len(self._similarities) >= _TYPICAL_FROM and similarity < statistics.median(self._similarities) \
                     - _TURNED_GAP:
                 image = reading.glyph.image
                 for j in (1, 2, 3):

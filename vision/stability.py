@@ -25,14 +25,43 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision import colour
 from vision.errors import BoardNotFound
 from vision.locate import Geometry, Locator
 from vision.profile import BoardProfile
 
-#: Pixels per cell of the comparison warp; each cell is compared as 2x2 blocks of 4x4 pixels.
-_GATE_CELL_PX = 8
-_BLOCK = 4
+#: Pixels per cell of the board's small picture (sampled straight from the frame), and the blocks per cell
+#: side it is averaged to: each cell is compared as 4x4 blocks of 4x4 samples.
+_PICTURE_CELL_PX = 16
+BLOCKS = 4
+
+
+def board_picture(frame: np.ndarray, geom: Geometry, cell_px: int = _PICTURE_CELL_PX) -> np.ndarray:
+    """The located board as (grid*BLOCKS, grid*BLOCKS, 3) float32 block means: what tells the cells that
+    changed between two frames. Sampled from the full frame without shrinking it first (its pixels are
+    not all touched), ``cell_px`` samples a cell side: each block averages (cell_px / BLOCKS)² samples."""
+    warped = geom.warp(frame, cell_px)
+    n = geom.grid * BLOCKS
+    return cv2.resize(warped, (n, n), interpolation=cv2.INTER_AREA).astype(np.float32).reshape(n, n, -1)
+
+
+def colour_ratio(reference: np.ndarray, picture: np.ndarray) -> np.ndarray:
+    """Per-channel factors that bring ``picture`` to ``reference``'s exposure and white balance: the
+    median ratio over the brighter half of the blocks (a few changed cells, a hand or a shadow band do
+    not move a median; the bright surfaces, tiles or a cream board, are the ones whose colour decides)."""
+    channels = reference.shape[-1]
+    # Every third block is plenty for a median, and channels first keep numpy's reductions fast.
+    ref = np.ascontiguousarray(reference.reshape(-1, channels)[::3].T)
+    now = picture.reshape(-1, channels)[::3].T
+    lum = ref.sum(axis=0)
+    bright = lum >= np.median(lum)
+    return np.median((ref[:, bright] + 4.0) / (now[:, bright] + 4.0), axis=1).astype(np.float32)
+
+
+def changed_cells(reference: np.ndarray, picture: np.ndarray, level: float) -> np.ndarray:
+    """(grid, grid) bool: cells of which some block moved by more than ``level`` grey levels in some channel."""
+    diff = np.abs(reference - picture).max(axis=2)
+    n = diff.shape[0] // BLOCKS
+    return diff.reshape(n, BLOCKS, n, BLOCKS).max(axis=(1, 3)) > level
 
 
 class GateVerdict(enum.Enum):
@@ -54,9 +83,9 @@ class GateResult:
 class StillFrameGate:
     """Passes camera frames on only when the board is still.
 
-    ``frames``: how many consecutive frames must agree. ``change``: how far (grey levels, 0-255, after
-    white balance) a block of a cell may move between frames before the cell counts as changed; the
-    blocks average about a dozen pixels each, so sensor noise and JPEG artefacts stay far below it,
+    ``frames``: how many consecutive frames must agree. ``change``: how far (grey levels, 0-255, in
+    the previous frame's exposure and white balance) a block of a cell may move between frames before the
+    cell counts as changed; the blocks average 16 samples each, so sensor noise and JPEG artefacts stay below it,
     while a tile, a finger or a shadow edge moves a block by tens of levels.
     """
 
@@ -104,25 +133,17 @@ class StillFrameGate:
         return GateResult(verdict, changed, self._run)
 
     def _board(self, frame: np.ndarray) -> np.ndarray:
-        """The located board as (grid*2, grid*2, 3) block means, white-balanced."""
-        gains = colour.white_gains(frame)
-        geom: Geometry = self.locator(frame, gains)
-        # Shrink the frame first (area averaging), so each comparison pixel averages many sensor pixels.
-        # A power of two keeps INTER_AREA on its fast path.
-        factor = 1 << max(0, int(np.log2(max(geom.cell_size / (2 * _GATE_CELL_PX), 1.0))))
-        h, w = frame.shape[:2]
-        small = cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else frame
-        scale = np.diag([factor, factor, 1.0])
-        side = geom.grid * _GATE_CELL_PX
-        warped = cv2.warpPerspective(small, geom.to_canonical(_GATE_CELL_PX) @ scale, (side, side),
-                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        warped = colour.apply_gains(warped, gains).astype(np.float32)
-        n = geom.grid * _GATE_CELL_PX // _BLOCK
-        return warped.reshape(n, _BLOCK, n, _BLOCK, -1).mean(axis=(1, 3))
+        """The board's small picture in the cached location (located only when nothing is cached yet).
+
+        The gate asks only whether anything changed between frames, which needs no exact location: a board
+        that was moved shows as a change, and the reader relocates it once the frames are still.
+        """
+        geom = self.locator.geometry
+        if geom is None:
+            geom = self.locator(frame)
+        return board_picture(frame, geom)
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, int], ...]:
-        diff = np.abs(a - b).max(axis=2)
-        per = _GATE_CELL_PX // _BLOCK
-        n = diff.shape[0] // per
-        cells = diff.reshape(n, per, n, per).max(axis=(1, 3)) > self.change
+        # Compared in one light: the camera's exposure may step between frames without anything moving.
+        cells = changed_cells(a, b * colour_ratio(a, b), self.change)
         return tuple((int(r), int(c)) for r, c in zip(*np.nonzero(cells), strict=True))

@@ -45,6 +45,8 @@ import numpy as np
 
 from engine.layout import load_layout
 from engine.squares import Square
+from engine.tiles import ARROW
+from vision.glyphs import draw_arrow
 
 STYLES = ("classic", "tournament", "alfapet")
 BACKGROUNDS = ("wood", "cloth", "carpet")
@@ -201,7 +203,8 @@ def _paste(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int,
 
 def tile_image(letter: str, px: int, style: BoardStyle, rng: np.random.Generator, *, value: int | None = None,
                font_index: int = 0) -> np.ndarray:
-    """A square tile, ``px`` pixels, letter upright (a blank when ``letter`` is '' or lower case)."""
+    """A square tile, ``px`` pixels, letter upright (a blank when ``letter`` is '' or lower case, an arrow
+    tile when it is ``^``)."""
     tone = rng.uniform(0.9, 1.05)
     tile = np.empty((px, px, 3), np.uint8)
     tile[:] = np.clip(np.float32(style.tile) * tone, 0, 255).astype(np.uint8)
@@ -210,6 +213,9 @@ def tile_image(letter: str, px: int, style: BoardStyle, rng: np.random.Generator
     tile = np.clip(tile.astype(np.float32) + grain, 0, 255).astype(np.uint8)
     edge = max(1, px // 18)
     cv2.rectangle(tile, (0, 0), (px - 1, px - 1), tuple(int(v * 0.75) for v in tile[px // 2, px // 2]), edge)
+    if letter == ARROW:  # an Alfapet arrow tile (no value)
+        draw_arrow(tile, style.ink)
+        return tile
     if letter and not letter.islower():
         glyph = _glyph(letter, font_index, int(px * 0.62))
         scale = min(px * 0.62 / glyph.shape[0], px * 0.62 / glyph.shape[1])

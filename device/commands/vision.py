@@ -18,7 +18,8 @@ def register(sub) -> None:
                                                  ".toml file")
     p.add_argument("--debug-image", type=Path, help="write the warped board with grid and readings here")
     p.add_argument("--json", action="store_true", help='print {"grid", "corners", "rows"} as JSON (rows: "." empty, '
-                                                      'a letter, "?" a blank or a tile not read, "#" a stop tile)')
+                                                      'a letter, "?" a blank or a tile not read, "#" a stop tile, '
+                                                      '"^" an arrow tile)')
     p.set_defaults(func=run_read)
 
     p = sub.add_parser("locate", help="find the board's playing grid in a photo")
@@ -55,6 +56,9 @@ def register(sub) -> None:
     p.add_argument("--out", type=Path, required=True, help="profile .toml to write; a .png of the fit goes beside it")
     p.add_argument("--save-layout", type=Path, help="when the board's colours follow no known layout, write its "
                                                      "colour classes here as a layout file to finish by hand")
+    p.add_argument("--tiles", help="the tile set played on this board: a language, a tile-set name or your own "
+                                   "tile-set .toml file (checked like the built-in ones); says which of its letters "
+                                   "the reader can read")
     p.set_defaults(func=run_calibrate)
 
 
@@ -255,6 +259,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
         from vision.errors import ProfileError
 
         raise ProfileError(f"layout {args.layout!r} is not {args.grid}x{args.grid}; pick a matching one")
+    # A tile set named wrongly or a broken tile-set file is refused before any work on the photo.
+    tileset = _rules(args.tiles).tileset if args.tiles else None
     _check_output(args.out, (".toml",))
     png = args.out.with_suffix(".png")
     name = args.name or args.out.stem
@@ -277,5 +283,20 @@ def run_calibrate(args: argparse.Namespace) -> int:
         if args.save_layout:
             args.save_layout.write_text(layout_draft(result.classes, args.save_layout.stem), encoding="utf-8")
             print(f"wrote the draft layout {args.save_layout}")
+    if tileset is not None:
+        print(_letters_known(tileset))
     print(f"wrote {args.out} and {png}")
     return 0
+
+
+def _letters_known(tileset) -> str:
+    """Which letters of a tile set the reader can read: the shipped letter model's, the rest rendered from
+    the installed fonts (an edition we do not ship); letters no font has are named."""
+    from vision.classifier import LetterClassifier
+
+    letters = [letter for letter in tileset.alphabet if letter.isalpha()]
+    missing = LetterClassifier(tileset.alphabet, arrows=tileset.arrows > 0).missing
+    known = f"tile set {tileset.name}: the reader reads {len(letters) - len(missing)} of its {len(letters)} letters"
+    if missing:
+        return f"{known}; no installed font has {', '.join(missing)}: the player types those"
+    return known
