@@ -571,6 +571,7 @@ class TrieLexicon(_Parted):
                                for _first, offset, size in manifest.parts]
             else:
                 self._tries = [_marisa().Trie().mmap(str(trie_path))]
+                self.contains = self._tries[0].__contains__  # type: ignore[method-assign]  # no part to find
         except (RuntimeError, OSError, ValueError) as exc:
             raise LexiconError(
                 f"word list {str(trie_path)!r} is corrupt ({exc}); delete it and {fix}"
@@ -620,6 +621,7 @@ class DawgLexicon(_Parted):
                     self._dawgs = [_read_dawg(module, fh, offset, size) for _first, offset, size in manifest.parts]
             else:
                 self._dawgs = [module.CompletionDAWG().load(str(path))]  # type: ignore[attr-defined]
+                self.contains = self._dawgs[0].__contains__  # type: ignore[method-assign]  # no part to find
         except (OSError, ValueError, IndexError, EOFError, MemoryError) as exc:
             raise LexiconError(
                 f"word list {str(path)!r} is corrupt ({self.reader}: {exc or type(exc).__name__}); delete it and {fix}"
