@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Find a board's playing grid anywhere in a camera frame, from its structure rather than its colours.
 
-Nothing here knows what colour a board is. The frame is shrunk (a power-of-two factor, so a 2 MP frame
-costs a few milliseconds), its colours are clustered, and every large compact region of one colour
-(the board's rim, its plain squares, a tablecloth...) gives a candidate quadrilateral, as does the whole
-frame. Each candidate is warped to a square and searched for the grid's lattice: n+1 evenly spaced thin
-lines (light or dark) per axis, with no such line just beyond either end, for n = 15 and 17. The best
-lattice wins when its contrast clears a floor measured on the frame itself; its corners are then pinned
-on the printed lines in bands near each side (which takes out perspective left over from the candidate).
+Nothing here knows what colour a board is. The frame is shrunk (a power-of-two factor); line segments of a
+small copy and of its thin-line response give the grid's two line families and their vanishing points; the
+picture is rectified so that both families run along the axes, in the region where segments of the two
+families cross (a grid crosses itself hundreds of times, wood grain and shadow edges hardly at all). There
+a lattice of evenly spaced lines is fitted per axis and the grid's extent chosen: the n x n window (n = 15
+or 17) whose lines cross its outer ring of cells and none beyond it. The extent is settled again in a
+picture of the found grid with a few cells around it (tie-broken by the premium layout's symmetry), and
+the corners are pinned on the printed lines in bands near each side (which takes out perspective left over).
 
 :func:`find_grid` returns the corners clockwise from the one nearest the frame's top-left; which of them
 is square A1 is decided elsewhere (the printed premium layout, or the previous frame's board).
@@ -494,16 +495,16 @@ def _median(values: np.ndarray) -> np.ndarray:
     return np.partition(values, k, axis=-1)[..., k]
 
 
-def _window_scores(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """(score, line), each (my, kx), for every placement of an n x n grid on the found lines (window
-    starting at vertical line kx and horizontal line my): ``line`` how clearly its inner lines cross its
-    cells (the weaker axis); the score adds how clearly lines cross its outer ring of cells (second weakest
-    side: tiles along one edge hide that side's lines; a lattice one cell too far out has its ring on the
-    rim) less how clearly any cross the ring just beyond it. A placement whose lines hardly show (under
-    MIN_CONTRAST / 2) scores -inf."""
+def _window_evidence(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
+    """(line, ring, beyond), each (my, kx), for every placement of an n x n grid on the found lines (window
+    starting at vertical line kx and horizontal line my), from the crossings (:func:`_crossings`):
+    ``line`` how clearly its inner lines cross its cells (the weaker axis); ``ring`` how clearly lines
+    cross its outer ring of cells (the second weakest side: tiles along one edge hide that side's lines; a
+    lattice one cell too far out has its ring on the rim); ``beyond`` how clearly any cross the ring just
+    outside it (the strongest side; none outside the picture)."""
     n_x, n_y = cross_v.shape[1] - n, cross_h.shape[1] - n  # window starts along x and y
     if n_x <= 0 or n_y <= 0:
-        return np.full((0, 0), -np.inf), np.zeros((0, 0))
+        return np.zeros((3, 0, 0))
     windows_v = sliding_window_view(cross_v, (n, n - 1))[:n_y, 1 : n_x + 1]
     windows_h = sliding_window_view(cross_h, (n, n - 1))[:n_x, 1 : n_y + 1]
     line_v = _median(windows_v.reshape(n_y, n_x, -1))
@@ -518,22 +519,16 @@ def _window_scores(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[np
     ring = np.sort(sides, axis=0)[1]
     beyond = np.stack([strip_v[my, kx + 1], strip_v[my + n + 1, kx + 1], strip_h[kx, my + 1],
                        strip_h[kx + n + 1, my + 1]]).max(axis=0)
+    return line, ring, beyond
+
+
+def _window_scores(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(score, line), each (my, kx), for every placement of an n x n grid (:func:`_window_evidence`): the
+    score is the line contrast plus that across the ring less that beyond it. A placement whose lines
+    hardly show (under MIN_CONTRAST / 2) scores -inf."""
+    line, ring, beyond = _window_evidence(cross_v, cross_h, n)
     score = line + RING_WEIGHT * (ring - np.maximum(beyond, 0.0))
     return np.where(line >= MIN_CONTRAST / 2, score, -np.inf), line
-
-
-def _ring(inner_v: np.ndarray, inner_h: np.ndarray) -> float:
-    """How clearly lines cross the grid's outer ring: the second weakest of its four sides (tiles laid
-    along one edge hide that side's lines; a lattice one cell too far out has its whole ring on the rim)."""
-    sides = sorted(float(np.median(a)) for a in (inner_v[0], inner_v[-1], inner_h[0], inner_h[-1]))
-    return sides[1]
-
-
-def _strip(cross: np.ndarray, m: int, k0: int, k1: int) -> float:
-    """Median crossing contrast of strip m over lines k0..k1-1 (0 when the strip is outside the picture)."""
-    if m < 0 or m >= cross.shape[0]:
-        return 0.0
-    return float(np.median(cross[m, k0:k1]))
 
 
 def _asymmetry(cells: np.ndarray, n: int, my: int, kx: int) -> float:
@@ -584,13 +579,7 @@ def grid_evidence(grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int = 
     lines = m + cell_px * np.arange(-2, n + 3, dtype=np.float64)
     cross_v = _crossings(resp[0], lines, lines, cell_px, cell_px)
     cross_h = _crossings(resp[1].T, lines, lines, cell_px, cell_px)
-    k0 = 2  # index of the grid's first line
-    inner_v = cross_v[k0 : k0 + n, k0 + 1 : k0 + n]
-    inner_h = cross_h[k0 : k0 + n, k0 + 1 : k0 + n]
-    line = float(min(np.median(inner_v), np.median(inner_h)))
-    ring = _ring(inner_v, inner_h)
-    beyond = max(_strip(cross_v, k0 - 1, k0 + 1, k0 + n), _strip(cross_v, k0 + n, k0 + 1, k0 + n),
-                 _strip(cross_h, k0 - 1, k0 + 1, k0 + n), _strip(cross_h, k0 + n, k0 + 1, k0 + n))
+    line, ring, beyond = (float(a[2, 2]) for a in _window_evidence(cross_v, cross_h, n))  # the grid starts at line 2
     return line, ring, beyond
 
 
