@@ -150,7 +150,10 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     if float(np.abs(light - 1.0).max()) < _LIGHT_TOLERANCE:
         return first
     relit = np.concatenate([_relight(colours[..., :3], light), colours[..., 3:]], axis=2)
-    return _classify(relit, premium_codes, profile)[0]
+    second = _classify(relit, premium_codes, profile)[0]
+    # A light field that leaves more of the board unexplained than none did was no shadow.
+    hidden = [int((occ.anomaly > _SHADOW_HINT).sum()) for occ in (first, second)]
+    return second if hidden[1] <= hidden[0] else first
 
 
 #: A first pass with no cell this many class spreads from its class (none the reader would call hidden,
@@ -199,10 +202,10 @@ def _relight(colours: np.ndarray, light: np.ndarray) -> np.ndarray:
     return out
 
 
-def _ink_seeds(ink: np.ndarray, empty_row: np.ndarray, classes: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """(cells that show a letter, premium classes whose empty squares show less ink than a letter), split
-    at the frame's own threshold between little and much ink (Otsu); None when the frame's ink does not
-    fall into two groups (an empty board: no letters anywhere)."""
+def _ink_seeds(ink: np.ndarray, empty_row: np.ndarray, classes: int) -> np.ndarray | None:
+    """Cells that surely show a letter: above the frame's own threshold between little and much ink (Otsu)
+    and above their premium class's median ink (its print) by half the gap between the two groups. None
+    when the frame's ink does not fall into two groups."""
     values = np.sort(ink)
     n = len(values)
     if n < 4:
@@ -217,11 +220,11 @@ def _ink_seeds(ink: np.ndarray, empty_row: np.ndarray, classes: int) -> tuple[np
     # Two groups only when their gap is wide beside their own spreads (one group split in two is not).
     if high.mean() - low.mean() < _INK_GROUPS * (low.std() + high.std()) + 1e-3:
         return None
-    threshold = (values[cut - 1] + values[cut]) / 2
-    # A class whose squares are mostly inky (a printed star, dark print) cannot tell a letter by ink.
-    informative = np.array([(ink[empty_row == k].size > 0 and np.quantile(ink[empty_row == k], 0.25) <= threshold)
-                            for k in range(classes)])
-    return (ink > threshold) & informative[empty_row], informative
+    # A letter shows far more ink than the empty squares of its class (their print included) typically do.
+    typical = np.zeros(classes, dtype=np.float32)
+    for k in np.unique(empty_row):
+        typical[k] = np.median(ink[empty_row == k])
+    return (ink - typical[empty_row] > (high.mean() - low.mean()) / 2) & (ink > (values[cut - 1] + values[cut]) / 2)
 
 
 #: The gap between the frame's inky and plain cells must be this many times their summed spreads.
@@ -231,26 +234,32 @@ _BLANK_COST = 3.0
 
 
 def _ink_terms(ink: np.ndarray, choice: np.ndarray, empty_row: np.ndarray, classes: int,
-               colour_spread: float) -> tuple[np.ndarray, np.ndarray]:
+               colour_spread: float, lettered: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """(cost of calling each cell empty, cost of calling it a tile), in colour-distance units.
 
-    Empty: the ink above what the empty squares of its class show, in their spread; a tile: the ink
-    below what tiles show, in theirs, capped (a blank has none)."""
+    Empty: the ink above what the empty squares of its class show, in their spread (the class's own, at
+    least the one over all empty squares); a tile: the ink below what tiles show, in theirs, capped (a
+    blank has none)."""
     empty = choice == 0
     reference = np.full(classes, np.inf, dtype=np.float32)
+    spread = np.zeros(classes, dtype=np.float32)
     for k in np.unique(empty_row[empty]):
-        reference[k] = np.median(ink[empty & (empty_row == k)])
+        members = ink[empty & (empty_row == k)]
+        reference[k] = np.median(members)
+        spread[k] = np.median(np.abs(members - reference[k])) if members.size >= 3 else 0.0
     ref = reference[empty_row]
+    known = np.isfinite(ref)
     deviation = np.abs(ink[empty] - ref[empty])
-    empty_spread = max(float(np.median(deviation)) if deviation.size else 0.0, 0.01)
-    excess = np.where(np.isfinite(ref), np.maximum(ink - np.where(np.isfinite(ref), ref, 0.0), 0.0), 0.0)
-    tiles = choice == 1
-    if tiles.sum() >= 2:
-        tile_ref = float(np.median(ink[tiles]))
-        tile_spread = max(float(np.median(np.abs(ink[tiles] - tile_ref))), 0.02)
+    pooled = float(np.median(deviation)) if deviation.size else 0.0
+    # Each class's own spread (printed text sits differently in each square), never below the pooled one.
+    empty_spread = np.maximum(np.maximum(spread[empty_row], pooled), 0.01)
+    excess = np.where(known, np.maximum(ink - np.where(known, ref, 0.0), 0.0), 0.0)
+    if lettered is not None and lettered.sum() >= 2:
+        tile_ref = float(np.median(ink[lettered]))
+        tile_spread = max(float(np.median(np.abs(ink[lettered] - tile_ref))), 0.02)
         deficit = np.minimum(np.maximum(tile_ref - ink, 0.0) / tile_spread, _BLANK_COST)
-    else:
-        deficit = np.zeros_like(ink)
+    else:  # no letter anywhere in the frame: a tile here could only be a blank
+        deficit = np.full_like(ink, _BLANK_COST)
     return excess / empty_spread * colour_spread, deficit * colour_spread
 
 
@@ -282,25 +291,33 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]],
         if ink is None:
             return stack
         spread = max(float(np.median(stack[choice, cells])), 2.0)
-        empty_cost, tile_cost = _ink_terms(ink, choice, empty_row, len(codes), spread)
+        empty_cost, tile_cost = _ink_terms(ink, choice, empty_row, len(codes), spread, seeds)
         out = stack.copy()
         out[0] = np.sqrt(stack[0] ** 2 + empty_cost ** 2)
         out[1] = np.sqrt(stack[1] ** 2 + tile_cost ** 2)
+        if len(out) > 2:  # a stop tile carries no letter either
+            out[2] = np.sqrt(stack[2] ** 2 + empty_cost ** 2)
         return out
 
     choice = option_distances().argmin(axis=0)
     seeds = _ink_seeds(ink, empty_row, len(codes)) if ink is not None else None
+    if ink is not None and seeds is None:
+        # No letters: the board is empty but for blanks, so each class's colour is what most of it shows.
+        for k in np.unique(empty_row):
+            if (empty_row == k).sum() >= 2:
+                centres[k] = np.median(raw[empty_row == k], axis=0)
+        choice = np.zeros(len(flat), dtype=np.int64)
     if seeds is not None:
         # The frame's letters give the tile colour, the cells without one each class's empty colour.
-        lettered, informative = seeds
+        lettered = seeds
         if lettered.sum() >= 2:
             centres[tile_row] = np.median(raw[lettered], axis=0)
-        plain = informative[empty_row] & ~lettered
+        plain = ~lettered
         for k in np.unique(empty_row[plain]):
             if (plain & (empty_row == k)).sum() >= 2:  # the centre square is one cell, covered from move 1
                 centres[k] = np.median(raw[plain & (empty_row == k)], axis=0)
-        choice = option_distances().argmin(axis=0)
-        choice[lettered] = CellState.TILE
+        # Cells without a letter start empty: a blank is found by its colour in the rounds below.
+        choice = np.where(lettered, CellState.TILE, CellState.EMPTY)
     for _ in range(4):
         assigned = option_rows[choice, cells]
         for k in range(len(centres)):
@@ -309,18 +326,23 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]],
                 centres[k] = np.median(flat[sel], axis=0)
         flat = _remove_shading(raw, choice == 0, centres[assigned], n)
         choice = with_ink(option_distances(), choice).argmin(axis=0)
-    stack = with_ink(option_distances(), choice)
+        if seeds is not None:
+            choice[seeds] = CellState.TILE  # a letter is a tile, whatever light falls on it
+    colour_only = option_distances()
+    stack = with_ink(colour_only, choice)
     choice = stack.argmin(axis=0)
     best = stack.min(axis=0)
     second = np.partition(stack, 1, axis=0)[1]
+    # Hidden means no colour fits (a hand); ink decides between the states but hides nothing.
+    fit = colour_only[choice, cells]
     state = choice  # the option order is CellState's: empty, tile, stop
     # Spread of each class: median distance of its members, floored so a tight class does not flag noise.
     spread = np.empty(len(flat), dtype=np.float32)
     for k in range(len(stack)):
         sel = choice == k
-        typical = float(np.median(best[sel])) if sel.sum() >= 3 else 6.0
+        typical = float(np.median(fit[sel])) if sel.sum() >= 3 else 6.0
         spread[sel] = max(typical, 4.0)
-    anomaly = best / spread
+    anomaly = fit / spread
     margin = (second - best) / np.maximum(second + best, 1e-6)
     occ = Occupancy(
         state=state.reshape(n, n), anomaly=anomaly.reshape(n, n), margin=margin.reshape(n, n).astype(np.float32)

@@ -595,7 +595,10 @@ def _racks(img: np.ndarray, rng: np.random.Generator, count: int, cell: float, c
             angle = float(rng.uniform(0, 180))
             cx, cy = rng.uniform(length / 2, max(w - length / 2, length / 2 + 1)), rng.uniform(depth, h - depth)
             box = cv2.boxPoints(((float(cx), float(cy)), (length, depth), angle))
-            if all(cv2.pointPolygonTest(poly, (float(x), float(y)), True) < -size for x, y in box):
+            # Clear of the grid both ways: a grid corner can poke into the side of a rack whose corners are all out.
+            outline = box.reshape(-1, 1, 2)
+            if all(cv2.pointPolygonTest(poly, (float(x), float(y)), True) < -size for x, y in box) and all(
+                    cv2.pointPolygonTest(outline, (float(x), float(y)), True) < -size for x, y in corners):
                 break
         else:
             continue
