@@ -279,17 +279,20 @@ class BoardReader:
         if self.profile.stop is not None:
             options.append(occupancy.CellState.STOP)
         cells = np.argwhere(changed)
-        distances = np.empty((len(options), len(cells)), np.float32)
-        spreads = np.empty(len(options), np.float32)
-        for i, option in enumerate(options):
+        looked_at, rows, spread_list = [], [], []
+        for option in options:
             centres = self._references(last, option, cells)
             if centres is None:
+                if option == occupancy.CellState.STOP:
+                    continue  # no stop tile yet: a new one is too far from both other looks to be clear-cut
                 return None
             # The colour only, not the ink (vision.occupancy.cell_features): ink tells tiles from pale squares,
             # and where colour alone cannot, the margin stays small and the whole board is classified.
             diff = (colours[cells[:, 0], cells[:, 1], :3] - centres[:, :3]) * _COLOUR_WEIGHTS
-            distances[i] = np.sqrt((diff ** 2).sum(axis=1))
-            spreads[i] = last.spread(option)
+            looked_at.append(option)
+            rows.append(np.sqrt((diff ** 2).sum(axis=1)))
+            spread_list.append(last.spread(option))
+        options, distances, spreads = looked_at, np.stack(rows), np.float32(spread_list)
         ranked = np.sort(distances, axis=0)
         best, second = ranked[0], ranked[1]
         choice = distances.argmin(axis=0)
@@ -318,7 +321,9 @@ class BoardReader:
             here = cells[mine]
             distance = np.abs(rows[None, :] - here[:, :1]) + np.abs(cols[None, :] - here[:, 1:])
             nearest = np.argsort(distance, axis=1, kind="stable")[:, :_NEAREST]
-            out[mine] = np.median(last.colours[rows[nearest], cols[nearest]], axis=1)
+            ordered = np.sort(last.colours[rows[nearest], cols[nearest]], axis=1)  # the median, without np.median
+            middle = ordered.shape[1] // 2
+            out[mine] = ordered[:, middle] if ordered.shape[1] % 2 else (ordered[:, middle - 1:middle + 1]).mean(axis=1)
         own = last.occ.state[cells[:, 0], cells[:, 1]] == option
         out[own] = last.colours[cells[own, 0], cells[own, 1]]
         return out
