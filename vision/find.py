@@ -24,10 +24,10 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from vision.errors import BoardNotFound
 
-#: Width the frame is shrunk to (about) for the lattice search; candidates come from a smaller copy.
-WORK_WIDTH = 800
-#: Width of the copy searched for line segments.
-SEGMENT_WIDTH = 400
+#: Longer side the frame is shrunk to (about) for the lattice search; segments come from a smaller copy.
+WORK_SIDE = 800
+#: Longer side of the copy searched for line segments.
+SEGMENT_SIDE = 400
 #: Shortest segment kept, as a fraction of the searched copy's larger side.
 MIN_SEGMENT = 0.012
 #: Two line directions at least this many degrees apart are the grid's two families; a family takes
@@ -71,9 +71,11 @@ class Found:
     candidates: int
 
 
-def _shrink(frame: np.ndarray, width: int) -> tuple[np.ndarray, float]:
+def _shrink(frame: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+    """The frame shrunk by the largest power of two that leaves its longer side at least ``side`` (a portrait
+    photo as much as a landscape one), and the scale factor."""
     h, w = frame.shape[:2]
-    factor = 1 << max(0, int(np.floor(np.log2(max(w, 1) / width))))
+    factor = 1 << max(0, int(np.floor(np.log2(max(h, w, 1) / side))))
     if factor == 1:
         return frame, 1.0
     small = cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
@@ -546,8 +548,8 @@ def find_grid(frame: np.ndarray, grid: int | None = None) -> Found:
     if frame is None or frame.ndim != 3 or min(frame.shape[:2]) < 64:
         raise BoardNotFound("the image is too small or not a colour picture")
     grids = GRIDS if grid is None else (grid,)
-    work, scale = _shrink(frame, WORK_WIDTH)
-    small, s2 = _shrink(work, SEGMENT_WIDTH)
+    work, scale = _shrink(frame, WORK_SIDE)
+    small, s2 = _shrink(work, SEGMENT_SIDE)
     grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     segs = _segments(grey_small)
     rng = np.random.default_rng(0)
