@@ -13,6 +13,7 @@ Seeds: 0-149 were looked at while the locator was developed (``--tuning``); the 
 corners of tests/data/jheidel/truth.toml, per folder (game2015 on carpet, board2014 on a tablecloth), always
 without a grid size given.
 Usage: .venv/bin/python bench/vision_scenes.py [--count 300] [--first 1000] [--tuning] [--jheidel]
+(``--count 0 --jheidel``: the room photos alone)
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def kind_of(error: float | None, grid_ok: bool) -> str:
 
 
 def run_scenes(seeds: range) -> None:
+    if not seeds:
+        return
     errors, times = [], []
     kinds: Counter = Counter()
     by: dict[str, list[bool]] = defaultdict(list)
