@@ -100,6 +100,13 @@ def forms_list(path: Path, megabytes: int, seed: int = 1) -> None:
             out.writelines(form + "\n" for form in block)
 
 
+def generate(kind: str, path: Path, megabytes: int, lang: str) -> None:
+    """Write a list in a child process: a forked child's ru_maxrss starts at its parent's resident size,
+    so this process must stay small for the import's own peak to be what is measured."""
+    subprocess.run([sys.executable, __file__, "--generate", kind, str(path), "--mb", str(megabytes),
+                    "--lang", lang], check=True)
+
+
 def measure(source: Path, lang: str, workdir: Path) -> dict:
     lexdir = workdir / "lex"
     command = [sys.executable, "-c", CHILD, "lexicon", "import", str(source), "--lang", lang, "--name", "bench",
@@ -132,9 +139,17 @@ def main() -> int:
     parser.add_argument("--kind", choices=("random", "forms", "both"), default="both")
     parser.add_argument("--file", type=Path, help="import this list instead of generating one")
     parser.add_argument("--lang", default="et")
+    parser.add_argument("--generate", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     from engine.lexicon.languages import language
 
+    if args.generate:  # in its own process: see generate()
+        kind, path = args.generate
+        if kind == "random":
+            random_list(Path(path), args.mb, language(args.lang).alphabet)
+        else:
+            forms_list(Path(path), args.mb)
+        return 0
     with tempfile.TemporaryDirectory(prefix="ordvakt-import-") as tmp:
         work = Path(tmp)
         lists: list[tuple[str, Path]] = []
@@ -142,10 +157,10 @@ def main() -> int:
             lists.append((args.file.name, args.file))
         else:
             if args.kind in ("random", "both"):
-                random_list(work / "random.txt", args.mb, language(args.lang).alphabet)
+                generate("random", work / "random.txt", args.mb, args.lang)
                 lists.append((f"random strings, {args.mb} MB", work / "random.txt"))
             if args.kind in ("forms", "both"):
-                forms_list(work / "forms.txt", args.mb)
+                generate("forms", work / "forms.txt", args.mb, args.lang)
                 lists.append((f"Estonian forms, {args.mb} MB", work / "forms.txt"))
         for label, path in lists:
             (work / "lex").mkdir(exist_ok=True)
