@@ -512,12 +512,21 @@ class _Generator:
             lays = [(range(end - k, end), factor[end - k:end], prod(word_mult[end - k:end]))
                     for k in range(longest + 1)]
             # The loop sets rack, rack_bits, blanks and tiles_left for place() and after() (closures) to read.
-            for length, node, _, letters, flags, part_values, rack, rack_bits, blanks, tiles_left, *_ in parts:  # noqa: B007
+            for length, node, _, letters, flags, part_values, rack, rack_bits, blanks, tiles_left, _, ends, goes_on \
+                    in parts:  # noqa: B007
                 squares, factors, mult = lays[length]
                 start = end - length
                 placed[:] = zip(squares, letters, flags, strict=True)
-                after(node, end, sum(map(mul, part_values, factors)), mult,
-                      0 if allowed is None else (cs + part_values[-1] * f) * wm)
+                main = sum(map(mul, part_values, factors))
+                cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
+                if run is not None:
+                    after(node, end, main, mult, cross)
+                    continue
+                # No old tiles after the anchor: what after() would do, known from the part.
+                if ends:
+                    record(end, main * mult + cross)
+                if goes_on & room:
+                    place(node, end, main, mult, cross)
             del placed[:]
 
     # -- Alfapet stop tiles ---------------------------------------------------------------------------
