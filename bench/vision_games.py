@@ -38,8 +38,9 @@ import numpy as np  # noqa: E402
 
 from engine.moves import Placement, Withdraw  # noqa: E402
 from engine.rules import Rules  # noqa: E402
+from vision.occupancy import CellState  # noqa: E402
 from vision.profile import load_profile  # noqa: E402
-from vision.reader import BoardReader, load_frame  # noqa: E402
+from vision.reader import ANOMALY_LIMIT, BoardReader, load_frame  # noqa: E402
 from vision.replay import read_photos  # noqa: E402
 from vision.synthetic import BOARD_STYLES, STYLES, synthetic_game  # noqa: E402
 
@@ -83,7 +84,23 @@ def same(truth: tuple[set, set], got: tuple[set, set, set]) -> bool:
     return blur == g_added and t_removed == g_removed
 
 
-def run_game(seed: int, style: str, moves: int | None, words, verbose: bool) -> tuple[int, int]:
+def occupancy_errors(frames, turns) -> tuple[int, int, int]:
+    """(cells whose tile/empty reading disagrees with the truth, cells compared, frames compared) over the
+    frames the reader located; a hidden cell counts as not a tile. Each frame under the quarter turn that
+    fits best (the reader's A1 follows the letters)."""
+    wrong = cells = compared = 0
+    for frame, turn in zip(frames, turns, strict=True):
+        occ = turn.reading.occupancy if turn.reading is not None else None
+        if occ is None:
+            continue
+        got = (occ.state == CellState.TILE) & (occ.anomaly <= ANOMALY_LIMIT)
+        truth = np.array([list(r) for r in frame.truth.rows]) != "."
+        wrong += min(int((np.rot90(truth, k) != got).sum()) for k in range(4))
+        cells, compared = cells + truth.size, compared + 1
+    return wrong, cells, compared
+
+
+def run_game(seed: int, style: str, moves: int | None, words, verbose: bool) -> tuple[int, int, tuple]:
     game = synthetic_game(seed, style=style, moves=moves)
     grid = BOARD_STYLES[style].grid
     rules = game.rules if grid == 15 else Rules.scrabble("en", layout=BOARD_STYLES[style].layout)
@@ -101,7 +118,7 @@ def run_game(seed: int, style: str, moves: int | None, words, verbose: bool) -> 
         for (ok, why), turn in zip(verdicts[best], result.turns, strict=True):
             if not ok:
                 print(f"    {style} {seed} {turn.photo.name}: read {turn.text!r}, truth {why}")
-    return right, len(game.frames)
+    return right, len(game.frames), occupancy_errors(game.frames, result.turns)
 
 
 def judge(frames, turns, grid: int, quarter_turns: int) -> list[tuple[bool, str]]:
@@ -132,13 +149,17 @@ def run_games(seeds: range, styles: list[str], moves: int | None, verbose: bool)
     print(f"dictionary: {name}")
     for style in styles:
         right = total = whole = 0
+        occ = np.zeros(3, dtype=int)
         cpu = time.process_time()
         for seed in seeds:
-            r, n = run_game(seed, style, moves, words, verbose)
+            r, n, errors = run_game(seed, style, moves, words, verbose)
             right, total, whole = right + r, total + n, whole + (r == n)
-            print(f"  {style} game {seed}: {r}/{n} moves right")
+            occ += errors
+            print(f"  {style} game {seed}: {r}/{n} moves right; tile/empty wrong on {errors[0]} of {errors[1]} cells")
         print(f"{style}: {right}/{total} moves right ({right / max(total, 1):.1%}), whole games {whole}/{len(seeds)} "
               f"(seeds {seeds.start}-{seeds.stop - 1}; {time.process_time() - cpu:.0f} s processor time)")
+        print(f"{style}: tile/empty wrong on {occ[0]} of {occ[1]} cells ({occ[0] / max(occ[1], 1):.2%}) "
+              f"in {occ[2]} located frames (hidden cells count as wrong where a tile lies)")
 
 
 def run_jheidel() -> None:

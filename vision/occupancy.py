@@ -6,13 +6,15 @@ does not pull the colour of a tile) and by its *ink*: the contrast of thin dark 
 light) strokes in its centre, relative to its brightness, so shadow and exposure do not change it. Every
 cell may only be one of: empty (the look of *its own* premium class), a tile or a stop tile. Nothing is
 fixed in advance: the frame's own ink splits it into cells with a letter and cells without (a threshold
-between the two groups of that frame), which gives the first tile colour and the empty colour of each
-premium class; then a few rounds of assignment and median update follow. A cell with more ink than the
+between the two groups of that frame, and well above the print of the cell's premium class). The cells
+with a letter are tiles and give the tile colour; the others start empty and give each premium class's
+empty colour; then a few rounds of assignment and median update follow. A cell with more ink than the
 empty squares of its class show (their printed text counts as theirs) cannot be empty; a tile may lack
-ink (a blank), so a tile is judged by its colour alone. Pale boards whose squares have the tiles' colour
-are read by the letters' ink; coloured boards by both. The profile's colours are only the fallback for a
-class the frame does not show. A cell far from every centre it may take is *anomalous*: something (a
-hand, an arm, a shadow edge) hides it.
+ink (a blank), which costs it a capped amount, so a blank is found by its colour. Pale boards whose
+squares have the tiles' colour are read by the letters' ink; coloured boards by both. With no letter in
+the frame (an empty board) there is no tile but a blank. The profile's colours are only the fallback for
+a class the frame does not show. A cell whose colour is far from every centre it may take is
+*anomalous*: something (a hand, an arm, a shadow edge) hides it.
 """
 
 from __future__ import annotations
@@ -322,6 +324,8 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]],
         assigned = option_rows[choice, cells]
         for k in range(len(centres)):
             sel = assigned == k
+            if k == tile_row and seeds is not None and seeds.sum() >= 2:
+                sel = seeds  # the tiles with a letter: a hand at the edge is no tile colour to learn
             if sel.sum() >= 2:
                 centres[k] = np.median(flat[sel], axis=0)
         flat = _remove_shading(raw, choice == 0, centres[assigned], n)
@@ -340,7 +344,8 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]],
     spread = np.empty(len(flat), dtype=np.float32)
     for k in range(len(stack)):
         sel = choice == k
-        typical = float(np.median(fit[sel])) if sel.sum() >= 3 else 6.0
+        typical_of = seeds if k == CellState.TILE and seeds is not None and seeds.sum() >= 3 else sel
+        typical = float(np.median(fit[typical_of])) if typical_of.sum() >= 3 else 6.0
         spread[sel] = max(typical, 4.0)
     anomaly = fit / spread
     margin = (second - best) / np.maximum(second + best, 1e-6)
