@@ -150,3 +150,15 @@ def demo_game_settings():
     ref = demo_record()[1].game
     return ref, GameSettings(language="de", players=tuple(ref.players), tileset="scrabble-de", lettered_rows=True,
                              board_profile="scrabscrap", clock="chess", minutes=25, challenge_rule="double")
+
+
+def play_recorded_turn(flow, expected) -> None:
+    """Play one turn of a recorded game on the device flow as the player would: their button, then the
+    exchange's tiles or a confirmation of what the camera read."""
+    from device.flow import EventKind, FlowEvent, State
+
+    flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, expected.player))
+    if flow.state is State.ASK_EXCHANGE_OR_PASS:
+        flow.handle(FlowEvent(EventKind.EXCHANGE, text=expected.move.tiles))
+    else:
+        flow.handle(FlowEvent(EventKind.CONFIRM))

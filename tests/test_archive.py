@@ -15,11 +15,11 @@ import cv2
 import numpy as np
 import pytest
 
-from conftest import FakeTime, demo_game_settings
+from conftest import FakeTime, demo_game_settings, play_recorded_turn
 from device.archive import ArchiveError, ArchiveSettings, PhotoArchive, cgp_line, export_bytes, load_game
 from device.cli import main
 from device.demo import DEMO_DIR
-from device.flow import Collaborators, EventKind, Flow, FlowEvent, Reading, ReadKind, ReadTile, State
+from device.flow import Collaborators, Flow, Reading, ReadKind, ReadTile, State
 from device.live.state import open_read_only
 from device.store import Store
 from engine.moves import Placement, RackPoints
@@ -58,11 +58,7 @@ def play_device_game(data_dir: Path, settings: ArchiveSettings | None = None) ->
         if isinstance(expected.move, RackPoints):
             break
         camera.position = seq
-        flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, expected.player))
-        if flow.state is State.ASK_EXCHANGE_OR_PASS:
-            flow.handle(FlowEvent(EventKind.EXCHANGE, text=expected.move.tiles))
-        else:
-            flow.handle(FlowEvent(EventKind.CONFIRM))
+        play_recorded_turn(flow, expected)
     assert flow.state is State.END
     store.close()
     return game_id, archive

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from test_archive import RecordReader
 
-from conftest import FakeTime, demo_game_settings
+from conftest import FakeTime, demo_game_settings, play_recorded_turn
 from device.app import App
 from device.archive import PhotoArchive
 from device.demo import DEMO_DIR
 from device.diskwatch import LOW_SPACE_BYTES, DiskWatch, Usage
-from device.flow import Collaborators, EventKind, Flow, FlowEvent, State
+from device.flow import Collaborators, Flow, State
 from device.store import Store
 from engine.moves import RackPoints
 from hardware.camera import ReplayCamera
@@ -84,11 +84,7 @@ def test_low_space_mid_game_stops_photos_once_keeps_every_move_and_warns_on_scre
         if any(n.key == "warn.disk_low" for n in flow.view().warnings):
             warned_at.append(seq)
         camera.position = seq
-        flow.handle(FlowEvent(EventKind.PLAYER_BUTTON, expected.player))
-        if flow.state is State.ASK_EXCHANGE_OR_PASS:
-            flow.handle(FlowEvent(EventKind.EXCHANGE, text=expected.move.tiles))
-        else:
-            flow.handle(FlowEvent(EventKind.CONFIRM))
+        play_recorded_turn(flow, expected)
     assert flow.state is State.END
     assert warned_at == list(low_moves)  # shown while low, gone once space is back
     photos = {int(p.stem.split("-")[1]) for p in (tmp_path / "photos" / f"game-{game_id}").glob("move-*.jpg")}
