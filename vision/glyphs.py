@@ -52,12 +52,13 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     h, w = grey.shape
     c0, c1 = int(h * 0.2), int(h * 0.8)
     centre = grey[c0:c1, c0:c1]
-    dark, middle, light = _percentiles(centre, (3, 50, 97))
-    if light - middle > max(1.5 * (middle - dark), 0.3 * light):
+    # One histogram gives the upright levels too (each percentile is taken on its own).
+    ink_level, middle, background, light = _percentiles(centre, (3, 50, 85, 97))
+    if light - middle > max(1.5 * (middle - ink_level), 0.3 * light):
         # Light letters on a dark tile: the tile is the bulk of the crop, the letter its far tail.
         grey = 255 - grey
         centre = grey[c0:c1, c0:c1]
-    ink_level, background = _percentiles(centre, (3, 85))
+        ink_level, background = _percentiles(centre, (3, 85))
     contrast = (background - ink_level) / max(background, 1.0)
     if contrast < 0.3:
         return Glyph(None, contrast, 0.0)

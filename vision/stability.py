@@ -59,9 +59,11 @@ def colour_ratio(reference: np.ndarray, picture: np.ndarray) -> np.ndarray:
 
 def changed_cells(reference: np.ndarray, picture: np.ndarray, level: float) -> np.ndarray:
     """(grid, grid) bool: cells of which some block moved by more than ``level`` grey levels in some channel."""
-    diff = np.abs(reference - picture).max(axis=2)
-    n = diff.shape[0] // BLOCKS
-    return diff.reshape(n, BLOCKS, n, BLOCKS).max(axis=(1, 3)) > level
+    n = reference.shape[0] // BLOCKS
+    # A cell's block columns and channels are contiguous: one max over them, then one over its block rows
+    # (a max is exact in any order; numpy's reduction over two strided axes at once was 3x slower).
+    diff = np.abs(reference - picture).reshape(n, BLOCKS, n, -1).max(axis=3)
+    return diff.max(axis=1) > level
 
 
 class GateVerdict(enum.Enum):
