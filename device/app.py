@@ -357,9 +357,7 @@ class App:
         if self.overlay is not None:
             return self.overlay.view()
         if self.solo is not None:
-            import dataclasses
-
-            return dataclasses.replace(self.flow.view(), solo=self.solo.view())
+            return self.solo.dress(self.flow.view())
         return self.flow.view()
 
     def dispatch(self, item: Any) -> Any:

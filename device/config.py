@@ -8,6 +8,7 @@ means defaults, which run without any hardware (replay camera, touch and keyboar
     game = "scrabble"           # scrabble | alfapet | ordskifte | keywords
     language = "en"
     players = ["Ann", "Bob"]    # 2 to 4 names (1 to 4 for Scrabble/Alfapet solo practice)
+    racks = 1                   # solo practice (one name): 1 or 2 racks played by that person
     rack_size = 7               # Scrabble 7 or 9; Alfapet 6, 7 or 8
     clock = "chess"             # none | chess | turn | round
     minutes = 25                # chess clock budget per player
@@ -88,6 +89,8 @@ class GameSettings:
     first: int = 0
     #: Family hint (issue 16): a HINT button shows the best move's score and first letter for a typed rack.
     hint: bool = False
+    #: Solo practice with two racks (issue 16): ``players`` then holds the one person's name twice, one per rack.
+    racks: int = 1
 
     def rules(self):
         """The engine :class:`~engine.rules.Rules` for Scrabble and Alfapet games."""
@@ -307,7 +310,14 @@ def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSetting
     if any(len(p.strip()) > MAX_NAME_CHARS for p in players):
         raise _fail(source, f"{section}.players", players, f"a name has at most {MAX_NAME_CHARS} characters")
     players = [clean_name(p) for p in players]  # no line breaks or control characters on screens and records
-    if len({p.casefold() for p in players}) != len(players):
+    racks = table.get("racks", 1)
+    if type(racks) is not int or racks not in (1, 2):
+        raise _fail(source, f"{section}.racks", racks, "must be 1 or 2 (racks played by one solo player)")
+    if racks == 2:
+        if game not in BOARD_GAMES or len({p.casefold() for p in players}) != 1:
+            raise _fail(source, f"{section}.racks", racks, "two racks are for one player of Scrabble or Alfapet")
+        players = [players[0]] * 2  # one seat per rack: turns, clocks and buttons as in a two-player game
+    if len({p.casefold() for p in players}) != len(players) and racks == 1:
         raise _fail(source, f"{section}.players", players, "two players have the same name; tell them apart")
     low = 1 if game in BOARD_GAMES else 2
     high = 2 if game == "keywords" else 4
@@ -341,7 +351,7 @@ def _parse_game(table: dict[str, Any], source: str, section: str) -> GameSetting
         layout=layout, tileset=tileset,
         board_profile=_text(table, "board_profile", "", source, section),
         lexicon=_text(table, "lexicon", "", source, section), lettered_rows=lettered,
-        timer_seconds=timer_seconds, target_score=target_score, first=first, hint=hint,
+        timer_seconds=timer_seconds, target_score=target_score, first=first, hint=hint, racks=racks,
     )
 
 

@@ -110,6 +110,11 @@ def _fewest(game: str) -> int:
     return 1 if v.GameKind(game).board_game else 2
 
 
+def _two_racks_allowed(game: str, players: str) -> bool:
+    """Solo practice may be played with two racks by the one person (issue 16): one-player board games."""
+    return v.GameKind(game).board_game and players == "1"
+
+
 class NewGameForm:
     """The NEW_GAME screen's values: ``handle(SET_OPTION | START_GAME | BACK)``.
 
@@ -124,7 +129,8 @@ class NewGameForm:
                  lexicons: dict[str, tuple[str, ...]] | None = None) -> None:
         self.values: dict[str, str] = {
             "game": base.game, "language": base.language, "lexicon": base.lexicon,
-            "players": str(max(1, min(4, len(base.players)))), "rack_size": str(base.rack_size),
+            "players": str(1 if base.racks == 2 else max(1, min(4, len(base.players)))),
+            "racks": str(base.racks), "rack_size": str(base.rack_size),
             "clock_mode": base.clock, "minutes": str(int(base.minutes)) if base.minutes == int(base.minutes)
             else str(base.minutes), "challenge_rule": base.challenge_rule, "board_profile": base.board_profile,
             "timer_seconds": str(base.timer_seconds or ""), "target_score": str(base.target_score or TARGETS[0]),
@@ -155,6 +161,8 @@ class NewGameForm:
             self.values["players"] = str(top)
         if int(self.values["players"]) < _fewest(game):
             self.values["players"] = str(_fewest(game))
+        if self.values["racks"] not in ("1", "2") or not _two_racks_allowed(game, self.values["players"]):
+            self.values["racks"] = "1"
         if self.values["minutes"] not in MINUTES:
             self.values["minutes"] = "25"
         seconds = TIMER_SECONDS.get(game, ("",))
@@ -181,6 +189,7 @@ class NewGameForm:
         if v.GameKind(game).board_game:
             table["challenge_rule"] = self.values["challenge_rule"]
             table["hint"] = self.values["hint"] == "on"
+            table["racks"] = int(self.values["racks"])
             if game == self.base.game:
                 # The configuration's tile set and layout ([game] tileset/layout: a name or the players' own
                 # .toml file) stay with the game, so the camera reader knows that set's letters.
@@ -257,6 +266,9 @@ class NewGameForm:
         ]
         opts += [v.Option(f"player{i + 1}", f"label.player_n:{i + 1}", val[f"player{i + 1}"], text=True)
                  for i in range(int(val["players"]))]
+        opts.append(v.Option("racks", "solo.racks_option", val["racks"],
+                             tuple(v.Choice(r, label_key=f"solo.racks_{r}") for r in ("1", "2")),
+                             enabled=_two_racks_allowed(game, val["players"])))
         sizes = RACK_SIZES.get(game, (7,))
         opts += [
             v.Option("rack_size", "option.rack_size", val["rack_size"], tuple(v.Choice(str(n), str(n)) for n in sizes),

@@ -6,8 +6,8 @@ a personal best per player and layout is kept across games. The best move is com
 (:class:`BestMoveWorker`) so the screen never waits: the flow starts a job when a turn is confirmed, polls it
 on every tick and cancels it when the next button is pressed.
 
-Not yet wired into the new-game form (the device UI is being reworked): the flow hook is ``BestMoveWorker``
-plus :class:`SoloSession` plus :class:`PersonalBests`.
+The device's solo screens (``device/solo_play.py``) build on ``BestMoveWorker``, :class:`SoloSession` and
+:class:`PersonalBests`.
 """
 
 from __future__ import annotations
@@ -223,7 +223,9 @@ class PersonalBest:
 
 
 class PersonalBests:
-    """The best solo total per player and layout, kept in a small JSON file (written atomically)."""
+    """The best solo total per player, layout and rack count, kept in a small JSON file (written atomically).
+
+    A two-rack total adds up both racks' moves, so it is kept apart from the one-rack best."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -238,17 +240,18 @@ class PersonalBests:
         return data if isinstance(data, dict) else {}
 
     @staticmethod
-    def _key(player: str, layout: str) -> str:
-        return f"{player}\t{layout}"
+    def _key(player: str, layout: str, racks: int = 1) -> str:
+        return f"{player}\t{layout}" if racks == 1 else f"{player}\t{layout}\t{racks} racks"
 
-    def get(self, player: str, layout: str) -> PersonalBest | None:
-        entry = self._read().get(self._key(player, layout))
+    def get(self, player: str, layout: str, racks: int = 1) -> PersonalBest | None:
+        entry = self._read().get(self._key(player, layout, racks))
         return PersonalBest(int(entry["score"]), entry.get("share"), str(entry.get("when", ""))) if entry else None
 
     def offer(self, session: SoloSession, when: datetime | None = None) -> bool:
-        """Keep the session's total if it beats the player's best on that layout; True when it is a new best."""
+        """Keep the session's total if it beats the player's best on that layout with as many racks; True when it
+        is a new best."""
         data = self._read()
-        key = self._key(session.player, session.layout)
+        key = self._key(session.player, session.layout, session.hands)
         total = session.total()
         previous = data.get(key)
         if previous is not None and int(previous["score"]) >= total:

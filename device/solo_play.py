@@ -7,19 +7,26 @@ The rack is the tiles the player put down (beside a physical board the device do
 best is what those tiles could have scored anywhere on the board. The best move is found in the best-move
 worker process (:class:`device.solo.BestMoveWorker`): :meth:`SoloTracker.update` runs on each tick and never
 waits, and the app calls :meth:`SoloTracker.cancel` on the next button press (that turn's best stays unknown
-and out of the share). One rack only; two racks played by one person are not offered yet.
+and out of the share).
+
+Two racks played by one person (the new-game form's "2 racks") are a two-player game whose two seats carry the
+same name: turns, clocks and player buttons work as in any two-player game, the scoreboard names each seat
+"<name> · rack <n>" in the UI language, the best is shown for the rack that just played, the share runs over
+both racks, and the personal best is kept apart from the one-rack best (a two-rack total is not comparable).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from device.errors import DeviceError
 from device.solo import BestMoveWorker, PersonalBests, RulesSpec, SoloSession
+from device.ui import view as v
+from device.ui.strings import Strings
 from engine.game import Game
 from engine.moves import Placement
 
@@ -44,11 +51,14 @@ class SoloTracker:
     """Follows one solo game: a best-move job per placement, the share, the personal best at the end."""
 
     def __init__(self, game_id: int, player: str, layout: str, spec: RulesSpec, graph_file: Path | None,
-                 bests: PersonalBests, worker: BestMoveWorker | None = None) -> None:
+                 bests: PersonalBests, worker: BestMoveWorker | None = None, *, racks: int = 1,
+                 strings: Strings | None = None) -> None:
         self.game_id, self.player, self.layout, self.spec = game_id, player, layout, spec
+        self.racks = racks
+        self.strings = strings  # names the racks on the scoreboard (two racks only)
         self.bests = bests
         try:
-            self.previous = bests.get(player, layout)
+            self.previous = bests.get(player, layout, racks)
         except DeviceError as exc:  # an unreadable file: play on without the record (the log says why)
             log.warning("%s", exc)
             self.previous = None
@@ -60,7 +70,7 @@ class SoloTracker:
                 self.worker = None
         self.best: dict[tuple[int, str], int | None] = {}  # (event index, notation) -> best (None: cancelled)
         self._asked: tuple[int, str] | None = None
-        self._turns: list[tuple[tuple[int, str], int]] = []
+        self._turns: list[tuple[tuple[int, str], int, int]] = []  # (key, score, rack index)
         self._seen: tuple[int, int] = (0, 0)
         self.offered = False
         self.new_best = False
@@ -71,8 +81,8 @@ class SoloTracker:
         seen = (len(game.events), id(game.events[-1]) if game.events else 0)
         if seen != self._seen:  # a move played or taken back (replaying the boards each tick would cost)
             self._seen = seen
-            self._turns = [((i, e.move.notation(game.board_after(i))), e.score) for i, e in enumerate(game.events)
-                           if isinstance(e.move, Placement)]
+            self._turns = [((i, e.move.notation(game.board_after(i))), e.score, e.player)
+                           for i, e in enumerate(game.events) if isinstance(e.move, Placement)]
         if self.worker is not None:
             try:
                 self._poll_and_ask(game)
@@ -94,7 +104,7 @@ class SoloTracker:
             if result is not None:
                 self.best[self._asked] = result.score
             self._asked = None
-        following = next((key for key, _ in self._turns if key not in self.best), None)
+        following = next((key for key, _, _ in self._turns if key not in self.best), None)
         if following is not None:
             index = following[0]
             event = game.events[index]
@@ -114,9 +124,9 @@ class SoloTracker:
             self._asked = None
 
     def session(self) -> SoloSession:
-        session = SoloSession(self.player, self.layout)
-        for key, score in self._turns:
-            session.record(0, score, self.best.get(key))
+        session = SoloSession(self.player, self.layout, self.racks)
+        for key, score, rack in self._turns:
+            session.record(rack, score, self.best.get(key))
         return session
 
     def view(self) -> SoloView:
@@ -126,6 +136,15 @@ class SoloTracker:
         return SoloView(last[1] if last else None, self.best.get(last[0]) if last else None,
                         last is not None and self._asked == last[0], None if share is None else round(100 * share),
                         session.total(), self.previous.score if self.previous else None, self.new_best)
+
+    def dress(self, view: v.View) -> v.View:
+        """``view`` (the flow's) with this tracker's solo band and, with two racks, each seat named by its rack."""
+        if self.racks == 2 and self.strings is not None:
+            view = replace(view, players=tuple(
+                replace(seat, name=self.strings.get(view.language, "solo.rack_name", name=seat.name,
+                                                                 rack=i + 1))
+                for i, seat in enumerate(view.players)))
+        return replace(view, solo=self.view())
 
     def close(self) -> None:
         if self.worker is not None:
@@ -137,7 +156,8 @@ def tracker_for(flow: Any, data_dir: Path, graph_file: Callable[[str], Path | No
     """The tracker of ``flow``'s game when it is a one-player board game (``current`` when it already follows it);
     ``graph_file(language)`` finds the word graph."""
     game_id = getattr(flow, "game_id", None)
-    if game_id is None or not flow.kind.board_game or len(flow.game.players) != 1:
+    # One person: a single seat, or two racks (two seats with the same name, device.config.GameSettings.racks).
+    if game_id is None or not flow.kind.board_game or len(set(flow.game.players)) != 1:
         if current is not None:
             current.close()
         return None
@@ -146,14 +166,14 @@ def tracker_for(flow: Any, data_dir: Path, graph_file: Callable[[str], Path | No
     if current is not None:
         current.close()
     game = flow.game
+    racks = len(game.players)
     return SoloTracker(game_id, game.players[0], game.rules.layout.name, RulesSpec.of(game.rules),
-                       graph_file(game.rules.tileset.language), PersonalBests(Path(data_dir) / BESTS_FILE))
+                       graph_file(game.rules.tileset.language), PersonalBests(Path(data_dir) / BESTS_FILE),
+                       racks=racks, strings=Strings.load() if racks == 2 else None)
 
 
 def sample_views(views: dict[str, Any]) -> dict[str, Any]:
     """Gallery pictures: the scoreboard while searching and with an answer, the end with a new personal best."""
-    from dataclasses import replace
-
     board, end = views["scoreboard"], views["end"]
     one = board.players[:1]
     return {

@@ -66,8 +66,8 @@ class StartDrawView:
 
 
 def needs_start_draw(settings: GameSettings) -> bool:
-    """A board game of two or more players starts with the draw."""
-    return settings.board_game and len(settings.players) >= 2
+    """A board game of two or more players starts with the draw (not one person's two solo racks: rack 1 starts)."""
+    return settings.board_game and len(set(settings.players)) >= 2
 
 
 class StartDrawScreen:

@@ -30,10 +30,10 @@ from engine.lexicon.wordgraph import WordGraph, graph_path  # noqa: E402
 SOLO = GameSettings(language="en", players=("Ann",), clock="none")
 
 
-def solo_app(tmp_path: Path) -> App:
+def solo_app(tmp_path: Path, settings: GameSettings = SOLO) -> App:
     flow = Flow(Collaborators(store=Store(tmp_path / "games.sqlite"), now=FakeTime(1000.0),
                               export_dir=tmp_path / "exports"), auto_accept_s=0)
-    flow.new_game(SOLO)
+    flow.new_game(settings)
     app = App(flow, size=(800, 480), pointer="finger")
     app.renderer = load_renderer(app.size)
     app.data_dir = tmp_path
@@ -44,8 +44,8 @@ def solo_app(tmp_path: Path) -> App:
     return app
 
 
-def play(app: App, move: str) -> None:
-    for event in (FlowEvent(EventKind.PLAYER_BUTTON, 0), FlowEvent(EventKind.MANUAL_MOVE, text=move),
+def play(app: App, move: str, seat: int = 0) -> None:
+    for event in (FlowEvent(EventKind.PLAYER_BUTTON, seat), FlowEvent(EventKind.MANUAL_MOVE, text=move),
                   FlowEvent(EventKind.CONFIRM)):
         app.inputs.put(event)
     app.step(0)  # the move is played and its search started in this step
@@ -61,8 +61,11 @@ def settle(app: App) -> SoloView:
 def end(app: App) -> None:
     app.inputs.put(FlowEvent(EventKind.END_GAME))
     app.step(0)
-    app.inputs.put(FlowEvent(EventKind.RACK, text=""))
-    app.step(0)
+    for _ in app.flow.game.players:  # the tiles left on each rack (none), asked rack by rack
+        if app.flow.state is State.END:
+            break
+        app.inputs.put(FlowEvent(EventKind.RACK, text=""))
+        app.step(0)
     assert app.flow.state is State.END
 
 
