@@ -97,6 +97,23 @@ def test_scoreboard_shows_real_game_with_nordic_names(views: dict[str, View], st
     assert at(plain) == r.theme.tile
 
 
+def test_history_tells_apart_players_who_share_a_first_name(views: dict[str, View], strings: Strings) -> None:
+    import dataclasses
+
+    view = views["scoreboard"]
+    assert view.history and len(view.players) == 2
+    r = renderer((800, 480), strings)
+    r.render(view)
+    firsts = {p.name.split()[0] for p in view.players}
+    assert firsts <= {label.text for label in r.labels}  # different first names: the history shows those
+    same = tuple(dataclasses.replace(p, name=f"Ann {surname}")
+                 for p, surname in zip(view.players, ("Berg", "Dahl"), strict=True))
+    r.render(dataclasses.replace(view, players=same))
+    texts = [label.text for label in r.labels]
+    rows = {view.history[-1].player, view.history[-2].player}
+    assert {("Ann Berg", "Ann Dahl")[i] for i in rows} <= set(texts) and "Ann" not in texts
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_confirm_button_and_board_tap(views: dict[str, View], strings: Strings, size: tuple[int, int]) -> None:
     w, h = size

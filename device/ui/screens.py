@@ -286,10 +286,13 @@ def history(c: Ctx, rect: pygame.Rect) -> None:
         p.text(bag, head, 15, p.theme.dim, align="right")
     fit = max(0, (inner.h - line_h) // line_h)
     rows = v.history[-fit:] if fit else ()
+    # First names only (the full one is on the player card, and it shrinks to nothing here), unless two players
+    # share one (Ann Berg and Ann Dahl, or one person's two solo racks): then the full names tell them apart.
+    firsts = [(seat.name.split() or [""])[0] for seat in v.players]
+    names = firsts if len(set(firsts)) == len(firsts) else [seat.name for seat in v.players]
     for i, row in enumerate(rows):
         y = inner.top + line_h * (i + 1)
-        # First name only: the full one is on the player card, and it shrinks to nothing here.
-        name = v.players[row.player].name.split()[0] if row.player < len(v.players) else ""
+        name = names[row.player] if row.player < len(names) else ""
         cols = split_cols(pygame.Rect(inner.left, y, inner.w, line_h), [2, 4.6, 1.4, 1.6], p.px(4))
         colour = p.theme.dim if row.withdrawn or row.kind != "play" else p.theme.text
         p.text(name, cols[0], 15, p.theme.dim, align="left")
