@@ -100,13 +100,23 @@ GAME_KEYS = st.sampled_from(["game", "language", "players", "rack_size", "clock"
 
 @FUZZ
 @given(st.dictionaries(GAME_KEYS, VALUES, max_size=6))
+@example({"players": ["  Ann\tMarie ", "Bo\nb\x07"]})  # accepted: the players branch below always runs
 def test_game_settings_from_any_table_are_valid_or_a_config_error(table):
     try:
         settings_ = GameSettings.from_dict(table, "fuzz.toml")
     except DeviceError as exc:
         one_line(exc)
         return
-    assert 1 <= len(settings_.players) <= 4 and all(p and "\n" not in p for p in settings_.players)
+    players = settings_.players
+    if "players" not in table:
+        assert players == ("Player 1", "Player 2")
+    else:  # the names given, in order, each cleaned for screens and records (nothing invented, nothing dropped)
+        given = table["players"]
+        assert len(players) == len(given)
+        for name, raw in zip(players, given, strict=True):
+            assert name and name.isprintable() and name == name.strip(), (raw, name)
+            assert set(name) <= set(raw) | {" "}, (raw, name)
+        assert len({p.casefold() for p in players}) == len(players)  # players told apart
     # What was accepted is a complete setting: stored and read back, it is the same setting.
     assert GameSettings.from_dict(settings_.to_dict(), "again") == settings_
 
