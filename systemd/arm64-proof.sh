@@ -23,7 +23,7 @@ SUITE="${SUITE:-bookworm}"
 TARGET="$WORK/rootfs-$SUITE"
 # Paths inside the emulated root (the guest), not on this machine.
 APP=/opt/ordvakt
-KIOSK_DATA=/tmp/ordvakt-kiosk
+KIOSK_DATA="$APP/.kiosk-data"   # the kiosk start-up check's data dir, inside the guest's clone
 START=$SECONDS
 LOG="$WORK/proof-$SUITE.log"   # everything the set-up and the tests print (the terminal gets the tails)
 TESTS=(tests/test_engine_scoring.py tests/test_hardware_config.py tests/test_hardware_camera.py
