@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from device.config import Config, GameSettings
-from device.flow import Flow
+from device.flow import Flow, State
 from device.notify import Notifier, status_text
 from device.ports import Collaborators, EventKind, FlowEvent, GameFlow
 from device.store import Store, open_store
@@ -225,30 +225,34 @@ class App:
                                              notices=notices)
             self.overlay.refresh()
 
+    def _graph_file(self, language: str) -> Path | None:
+        """The move generator's word graph for ``language`` (None when it was not built)."""
+        from device.missed import graph_file_for
+        from device.paths import lexicon_dir
+
+        return graph_file_for(self.lexicon_dir or lexicon_dir(), language)
+
     def open_missed_moves(self) -> None:
         """The moves-you-missed screen, only once a board game has ended (never during a game)."""
-        from device.missed import MissedMovesScreen, graph_file_for
-        from device.paths import lexicon_dir
+        from device.missed import MissedMovesScreen
 
         view = self.flow.view()
         if view.screen is not v.Screen.END or not view.game.board_game:
             return
         game = self.flow.game  # type: ignore[attr-defined]  # the board games' Flow
-        graph = graph_file_for(self.lexicon_dir or lexicon_dir(), game.rules.tileset.language)
+        graph = self._graph_file(game.rules.tileset.language)
         self.overlay = MissedMovesScreen(game, list(game.players), graph, language=self.language, kind=view.game,
                                          lettered_rows=self.flow.settings.lettered_rows)
 
     def open_hint(self) -> None:
         """The family-hint screen, only in a board game whose players chose the hint on the new-game form."""
         from device.hint import HintScreen
-        from device.missed import graph_file_for
-        from device.paths import lexicon_dir
 
         view = self.flow.view()
         if view.screen is not v.Screen.SCOREBOARD or not view.hint or not view.game.board_game:
             return
         game = self.flow.game  # type: ignore[attr-defined]  # the board games' Flow
-        graph = graph_file_for(self.lexicon_dir or lexicon_dir(), game.rules.tileset.language)
+        graph = self._graph_file(game.rules.tileset.language)
         self.overlay = HintScreen(game.board, game.rules, graph, language=self.language, kind=view.game,
                                   alphabet=view.alphabet)
 
@@ -494,16 +498,12 @@ class App:
 
     def _follow_solo(self) -> None:
         """Solo practice (a one-player board game): the best score of each move, found off the UI thread."""
-        from device.missed import graph_file_for
-        from device.paths import data_dir, lexicon_dir
+        from device.paths import data_dir
         from device.solo_play import tracker_for
 
-        def graph(lang: str) -> Path | None:
-            return graph_file_for(self.lexicon_dir or lexicon_dir(), lang)
-
-        self.solo = tracker_for(self.flow, self.data_dir or data_dir(), graph, self.solo)
-        if self.solo is not None:
-            self.solo.update(self.flow.game, self.flow.view().screen is v.Screen.END)  # type: ignore[attr-defined]
+        self.solo = tracker_for(self.flow, self.data_dir or data_dir(), self._graph_file, self.solo)
+        if self.solo is not None:  # a board game's Flow: its state says whether the game ended (no view per tick)
+            self.solo.update(self.flow.game, self.flow.state is State.END)  # type: ignore[attr-defined]
 
     def _watch_disk(self) -> None:
         """The low-space warning while the disk is low (the watch looks at the disk every 30 s at most)."""
