@@ -207,7 +207,7 @@ class ArchivedGame:
         """The engine game after the first ``events`` events (default all); only Scrabble and Alfapet."""
         if not self.settings.board_game:
             raise ArchiveError(f"game {self.id} is {self.settings.game}: it has no board")
-        game = Game(self.settings.rules(), list(self.settings.players), first=self.settings.first)
+        game = self.settings.new_game()
         try:
             game.replay(event_from_dict(r) for r in self.records[:events])
         except (KeyError, ValueError, TypeError) as exc:
