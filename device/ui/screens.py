@@ -272,6 +272,25 @@ def move_text(c: Ctx, row: MoveRow) -> str:
     return c.s(f"history.{row.kind}")
 
 
+def history_names(full: list[str]) -> list[str]:
+    """Short names for the move history (the full one is on the player card, and shrinks to nothing there):
+    first names; when two players share one, the first name and the last word's initial (Ann B, Ann D; one
+    person's two solo racks: Ann 1, Ann 2); the full names when even those are alike.
+
+    >>> history_names(["Åse Ødegård", "Björn Ängström"])
+    ['Åse', 'Björn']
+    >>> history_names(["Ann Berg", "Ann Dahl", "Bo"])
+    ['Ann B', 'Ann D', 'Bo']
+    >>> history_names(["Ann · rack 1", "Ann · rack 2"])
+    ['Ann 1', 'Ann 2']
+    """
+    words = [name.split() or [""] for name in full]
+    for short in ([w[0] for w in words], [" ".join((w[0], w[-1][0])) if len(w) > 1 else w[0] for w in words]):
+        if len(set(short)) == len(short):
+            return short
+    return list(full)
+
+
 def history(c: Ctx, rect: pygame.Rect) -> None:
     p, v = c.p, c.v
     if rect.h <= 0:
@@ -286,10 +305,7 @@ def history(c: Ctx, rect: pygame.Rect) -> None:
         p.text(bag, head, 15, p.theme.dim, align="right")
     fit = max(0, (inner.h - line_h) // line_h)
     rows = v.history[-fit:] if fit else ()
-    # First names only (the full one is on the player card, and it shrinks to nothing here), unless two players
-    # share one (Ann Berg and Ann Dahl, or one person's two solo racks): then the full names tell them apart.
-    firsts = [(seat.name.split() or [""])[0] for seat in v.players]
-    names = firsts if len(set(firsts)) == len(firsts) else [seat.name for seat in v.players]
+    names = history_names([seat.name for seat in v.players])
     for i, row in enumerate(rows):
         y = inner.top + line_h * (i + 1)
         name = names[row.player] if row.player < len(names) else ""
