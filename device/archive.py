@@ -253,7 +253,11 @@ def gcg_text(saved: ArchivedGame) -> str:
     if not saved.settings.board_game or len(saved.settings.players) != 2:
         raise ArchiveError(f"game {saved.id} ({saved.settings.game}, {len(saved.settings.players)} players) "
                            "has no GCG form; export the JSON record")
-    return write_gcg(saved.game(), lexicon=saved.settings.lexicon or None, lettered_rows=saved.settings.lettered_rows)
+    players = saved.settings.players
+    # One person's two solo racks are two GCG players: number them, or both lines would name the same person.
+    names = [f"{name} {rack}" for rack, name in enumerate(players, 1)] if saved.settings.racks == 2 else None
+    return write_gcg(saved.game(), names=names, lexicon=saved.settings.lexicon or None,
+                     lettered_rows=saved.settings.lettered_rows)
 
 
 def json_record(saved: ArchivedGame, photo_names: Mapping[int, str] | None = None) -> dict[str, Any]:

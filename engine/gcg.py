@@ -420,18 +420,21 @@ def _rack_for_check(line: GcgLine) -> str | None:
 
 # -- writing ------------------------------------------------------------------------------------------
 
-def write_gcg(game: Game, *, nicks: Iterable[str] | None = None, lexicon: str | None = None,
-              title: str | None = None, lettered_rows: bool = False,
+def write_gcg(game: Game, *, nicks: Iterable[str] | None = None, names: Iterable[str] | None = None,
+              lexicon: str | None = None, title: str | None = None, lettered_rows: bool = False,
               final_racks: dict[int, str] | None = None, outcome: Outcome | None = None) -> str:
     """The game as GCG text (UTF-8 declared). GCG is a two-player format.
 
-    A finished game ends with ``#note ordvakt-outcome reason=... winners=... [tie-break=...]`` (``outcome``, else
+    ``names`` replaces the game's player names in the ``#player`` lines (one person's two solo racks: "Ann 1",
+    "Ann 2"). A finished game ends with ``#note ordvakt-outcome reason=... winners=... [tie-break=...]`` (``outcome``, else
     :meth:`Game.outcome`): a plain note to other GCG readers, read back into :attr:`GcgRecord.outcome`.
     """
     if len(game.players) != 2:
         raise GcgError(f"GCG records two-player games; this game has {len(game.players)} players "
                        "(export the JSON record instead)")
-    names = list(game.players)
+    names = list(game.players if names is None else names)
+    if len(names) != len(game.players):
+        raise GcgError(f"GCG names {names!r}: the game has {len(game.players)} players")
     nick_list = gcg_nicks(names) if nicks is None else list(nicks)
     if len(set(nick_list)) != len(nick_list) or not all(_NICK.fullmatch(n) for n in nick_list):
         raise GcgError(f"GCG nicknames {nick_list!r} must be different and have no spaces, ':' or control characters")

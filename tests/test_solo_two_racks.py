@@ -129,3 +129,26 @@ def test_two_racks_of_one_person_start_without_the_draw() -> None:
     from device.start_draw import needs_start_draw
 
     assert not needs_start_draw(TWO_RACKS) and needs_start_draw(GameSettings(players=("Ann", "Bo")))
+
+
+def test_a_two_rack_game_exports_as_gcg_with_numbered_racks(tmp_path: Path) -> None:
+    from device.archive import export_bytes
+    from device.live.state import open_read_only
+    from engine.gcg import parse_gcg
+
+    app = solo_app(tmp_path, TWO_RACKS)
+    try:
+        app.step(0)
+        play(app, "8H AT", seat=0)
+        settle(app)
+        play(app, "H7 ZA", seat=1)
+        settle(app)
+        game_id = app.flow.game_id
+    finally:
+        app.close()
+    db = open_read_only(tmp_path / "games.sqlite")
+    text = export_bytes(db, game_id, "gcg", tmp_path).decode()
+    assert "#player1 Ann_1 Ann 1\n#player2 Ann_2 Ann 2\n" in text
+    record = parse_gcg(text)
+    assert [(p.nick, p.name) for p in record.players] == [("Ann_1", "Ann 1"), ("Ann_2", "Ann 2")]
+    assert [(line.nick, line.score) for line in record.lines] == [("Ann_1", 4), ("Ann_2", 11)]
