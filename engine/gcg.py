@@ -426,8 +426,9 @@ def write_gcg(game: Game, *, nicks: Iterable[str] | None = None, names: Iterable
     """The game as GCG text (UTF-8 declared). GCG is a two-player format.
 
     ``names`` replaces the game's player names in the ``#player`` lines (one person's two solo racks: "Ann 1",
-    "Ann 2"). A finished game ends with ``#note ordvakt-outcome reason=... winners=... [tie-break=...]`` (``outcome``, else
-    :meth:`Game.outcome`): a plain note to other GCG readers, read back into :attr:`GcgRecord.outcome`.
+    "Ann 2"). A finished game ends with ``#note ordvakt-outcome reason=... winners=... [tie-break=...]``
+    (``outcome``, else :meth:`Game.outcome`): a plain note to other GCG readers, read back into
+    :attr:`GcgRecord.outcome`.
     """
     if len(game.players) != 2:
         raise GcgError(f"GCG records two-player games; this game has {len(game.players)} players "
