@@ -3,8 +3,9 @@
 
 ``python -m vision.variants SRC_DIR OUT_DIR`` writes one sub-folder per variant (photos keep their names,
 other files such as the GCG are copied), so ``ordvakt replay OUT_DIR/warm --gcg ...`` runs on them.
-``python -m vision.variants --evaluate`` makes every variant of game01-04 in a temp dir, replays each and
-prints per variant and game the occupancy errors (cells, against the record) and the turns matched.
+``python -m vision.variants --evaluate`` makes every variant of game01-04 in a temp dir, reads each from its
+photos alone, then compares with the record and prints per variant and game the occupancy errors (cells) and
+the turns matched; ``--variants original turn90 turn180 turn270 shadow`` is issue 10's acceptance set.
 """
 
 from __future__ import annotations
@@ -98,6 +99,11 @@ VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "noise8": lambda f: noise(f, 8.0),
     "jpeg30": lambda f: jpeg(f, 30),
     "tilt10": lambda f: tilt(f, 10.0),
+    # The acceptance set of issue 10: the board turned a quarter, half and three quarters, a still shadow band.
+    "turn90": lambda f: np.ascontiguousarray(np.rot90(f, -1)),
+    "turn180": lambda f: np.ascontiguousarray(np.rot90(f, 2)),
+    "turn270": lambda f: np.ascontiguousarray(np.rot90(f, 1)),
+    "shadow": lambda f: shadow(f, position=0.45),
 }
 
 
