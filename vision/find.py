@@ -291,11 +291,14 @@ def _vanishing_point(segs: np.ndarray, rng: np.random.Generator) -> tuple[np.nda
     cands = np.cross(lines[order[pairs[:, 0]]], lines[order[pairs[:, 1]]])
 
     def agreement(vps: np.ndarray, which: np.ndarray | slice = slice(None)) -> np.ndarray:
-        # Direction from each midpoint to each vanishing point (points at infinity: their direction).
-        to = vps[:, None, :2] - mid[None, which, :] * vps[:, None, 2:3]
-        norm = np.sqrt((to * to).sum(axis=2)) + 1e-12
-        cos = np.abs((to * direction[None, which]).sum(axis=2)) / norm
-        return cos >= VP_COS
+        # to = v - w * mid, the direction from each midpoint to each vanishing point (v, w) (a point at
+        # infinity: its direction); it agrees when (to . direction)^2 >= cos^2 |to|^2. Expanded into
+        # products of small matrices, so no (points, segments, 2) array is built.
+        v, w = vps[:, :2], vps[:, 2:3]
+        m, d = mid[which], direction[which]
+        along = v @ d.T - w * (d * m).sum(axis=1)[None, :]
+        to_sq = (v * v).sum(axis=1)[:, None] - 2 * w * (v @ m.T) + (w * w) * (m * m).sum(axis=1)[None, :]
+        return along * along >= VP_COS * VP_COS * (to_sq + 1e-24)
 
     if len(cands) == 0:
         return np.array([0.0, 0.0, 0.0]), np.zeros(len(segs), bool)
