@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import statistics
 import time
 from collections.abc import Iterable
@@ -281,7 +282,7 @@ class BoardReader:
         cells = np.argwhere(changed)
         looked_at, rows, spread_list = [], [], []
         for option in options:
-            centres = self._references(last, option, cells)
+            centres = self._nearest_references(last, option, cells)
             if centres is None:
                 if option == occupancy.CellState.STOP:
                     continue  # no stop tile yet: a new one is too far from both other looks to be clear-cut
@@ -304,6 +305,28 @@ class BoardReader:
         state[changed] = np.array(options)[choice]
         anomaly[changed], margin[changed] = cell_anomaly, cell_margin
         return occupancy.Occupancy(state=state, anomaly=anomaly, margin=margin.astype(np.float32))
+
+    @staticmethod
+    def _nearest_references(last: _LastClear, option: int, cells: np.ndarray) -> np.ndarray | None:
+        """:meth:`_references` with one sort over the whole grid for all cells at once (the cells that were
+        not in the state, or not of the cell's premium class, pushed past every other); the same result."""
+        n = last.occ.state.shape[0]
+        flat = cells[:, 0] * n + cells[:, 1]
+        was = (last.occ.state == option).ravel()
+        if option == occupancy.CellState.EMPTY:
+            codes = last.codes.ravel()
+            candidates = was[None, :] & (codes[None, :] == codes[flat, None])
+        else:
+            candidates = np.broadcast_to(was, (len(cells), n * n))
+        if candidates.sum(axis=1).min() < _NEAREST:
+            return BoardReader._references(last, option, cells)  # few or none: the median of fewer cells
+        distance = _grid_distance(n)[flat] + np.where(candidates, 0, 4 * n).astype(np.int16)
+        nearest = np.argsort(distance, axis=1, kind="stable")[:, :_NEAREST]
+        colours = last.colours.reshape(n * n, -1)
+        out = np.sort(colours[nearest], axis=1)[:, _NEAREST // 2]
+        own = was[flat]
+        out[own] = colours[flat[own]]
+        return out.astype(np.float32)
 
     @staticmethod
     def _references(last: _LastClear, option: int, cells: np.ndarray) -> np.ndarray | None:
@@ -388,8 +411,9 @@ class BoardReader:
         if self._last_tiles is not None and self._last_tiles.sum() >= 3:
             before = self._last_tiles
             # np.rot90 by j turns the grid the way turned(geom, j) turns the warp (checked by a test).
-            if int((tiles & before).sum()) >= 0.8 * before.sum():
+            if int((tiles & before).sum()) >= before.sum():
                 return current  # the usual case: the other turns need not be counted
+            # A compact cluster of tiles keeps most of its squares under a quarter turn too: the best turn wins.
             kept = [int((np.rot90(tiles, j) & before).sum()) for j in range(4)]
             best = int(np.argmax(kept))
             if kept[best] >= 0.8 * before.sum():
@@ -497,6 +521,13 @@ class BoardReader:
         pairs = [(r.glyph, letter) for r, letter in zip(readings, letters, strict=True) if not r.glyph.is_blank]
         if pairs:
             self.classifier.learn([p[0] for p in pairs], [p[1] for p in pairs])
+
+
+@functools.cache
+def _grid_distance(n: int) -> np.ndarray:
+    """(n*n, n*n) int16: the city-block distance between every two squares of an n x n grid (row-major)."""
+    rows, cols = np.divmod(np.arange(n * n), n)
+    return (np.abs(rows[:, None] - rows[None, :]) + np.abs(cols[:, None] - cols[None, :])).astype(np.int16)
 
 
 def turned(geom: Geometry, turns: int) -> Geometry:
