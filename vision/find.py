@@ -434,7 +434,7 @@ def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, gri
         # The symmetry test only for the placements it could still lift to the top.
         order = np.argsort(-score, axis=None)[:ASYM_CANDIDATES]
         order = order[score.flat[order] > score.flat[order[0]] - ASYM_WEIGHT * (1.0 - ASYM_FLOOR)]
-        totals = [score.flat[i] - ASYM_WEIGHT * _asymmetry(cells, g, *np.unravel_index(i, score.shape)) for i in order]
+        totals = score.flat[order] - ASYM_WEIGHT * _asymmetry(cells, g, *np.unravel_index(order, score.shape))
         my, kx = np.unravel_index(int(order[int(np.argmax(totals))]), score.shape)
         score[my, kx] = max(totals)
         if best is None or score[my, kx] > best[0]:
@@ -536,14 +536,15 @@ def _window_scores(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[np
     return np.where(line >= MIN_CONTRAST / 2, score, -np.inf), line
 
 
-def _asymmetry(cells: np.ndarray, n: int, my: int, kx: int) -> float:
-    """How far the n x n block of cell colours (Lab, one per cell) from (my, kx) is from the premium layout's
-    symmetry (mirror left-right, top-bottom and half turn), relative to its spread: about 0.2-0.5 on a
-    board, over 1 on a misplaced grid."""
-    block = cells[my : my + n, kx : kx + n]
-    spread = float(np.linalg.norm(block - block.reshape(-1, 3).mean(axis=0), axis=2).mean()) + 1.0
-    d = [np.linalg.norm(block - other, axis=2).mean() for other in (block[::-1, ::-1], block[:, ::-1], block[::-1])]
-    return float(np.mean(d)) / spread
+def _asymmetry(cells: np.ndarray, n: int, my: np.ndarray, kx: np.ndarray) -> np.ndarray:
+    """How far each n x n block of cell colours (Lab, one per cell) from (my[i], kx[i]) is from the premium
+    layout's symmetry (mirror left-right, top-bottom and half turn), relative to its spread: about 0.2-0.5
+    on a board, over 1 on a misplaced grid."""
+    blocks = sliding_window_view(cells, (n, n), axis=(0, 1))[my, kx].transpose(0, 2, 3, 1)  # (k, n, n, Lab)
+    spread = np.linalg.norm(blocks - blocks.mean(axis=(1, 2), keepdims=True), axis=3).mean(axis=(1, 2)) + 1.0
+    d = [np.linalg.norm(blocks - other, axis=3).mean(axis=(1, 2))
+         for other in (blocks[:, ::-1, ::-1], blocks[:, :, ::-1], blocks[:, ::-1])]
+    return np.mean(d, axis=0) / spread
 
 
 def find_grid(frame: np.ndarray, grid: int | None = None) -> Found:
