@@ -387,7 +387,7 @@ def _lattice_for_families(grey, segs, fams, seg_scale, grids, rng):
     ys = y0 + py * np.arange(-int(y0 // py), int((CANON - 1 - y0) // py) + 1)
     # cross_v[m, k]: how clearly vertical line k crosses the strip between horizontal lines m and m+1.
     cross_v = _crossings(resp[0], xs, ys, px, py)
-    cross_h = _crossings(resp[1].T, ys, xs, py, px)
+    cross_h = _crossings(resp[1], ys, xs, py, px, transposed=True)
     # The best placement of each size; the extent is settled afterwards (_settle), with the premium layout's symmetry.
     best = None
     for n in grids:
@@ -418,7 +418,7 @@ def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, gri
     resp = axis_responses(picture, max(3, c // 3) | 1)
     lines = np.arange(n + 2 * m + 1, dtype=np.float64) * c
     cross_v = _crossings(resp[0], lines, lines, c, c)
-    cross_h = _crossings(resp[1].T, lines, lines, c, c)
+    cross_h = _crossings(resp[1], lines, lines, c, c, transposed=True)
     # The cells' colours from a picture at a quarter of the pixels, each cell's middle half averaged.
     half = np.float64([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1]]) @ hom
     colour = cv2.warpPerspective(work, half, (size // 2, size // 2), flags=cv2.INTER_LINEAR,
@@ -471,15 +471,21 @@ def _lattice_region(segs: np.ndarray, members: list[np.ndarray], rect: np.ndarra
 
 
 def _crossings(resp: np.ndarray, lines: np.ndarray, across: np.ndarray, pitch: float,
-               across_pitch: float) -> np.ndarray:
-    """(strips, lines) local contrast (-1..1) of each line within each strip between two ``across`` lines."""
+               across_pitch: float, transposed: bool = False) -> np.ndarray:
+    """(strips, lines) local contrast (-1..1) of each line within each strip between two ``across`` lines.
+
+    ``transposed``: the lines run along resp's rows (a horizontal-line response), read as its transpose
+    without copying it (summing along a transposed view's columns is several times slower)."""
     if len(across) < 2:
         return np.zeros((0, len(lines)), np.float32)
-    rows = resp.shape[0]
-    summed = np.vstack([np.zeros((1, resp.shape[1]), np.float32), np.cumsum(resp, axis=0, dtype=np.float32)])
+    axis = 1 if transposed else 0
+    rows = resp.shape[axis]
+    summed = np.cumsum(resp, axis=axis, dtype=np.float32)
+    summed = np.concatenate([np.zeros_like(summed.take([0], axis=axis)), summed], axis=axis)
     lo = np.clip(np.rint(across[:-1] + 0.2 * across_pitch).astype(int), 0, rows - 1)
     hi = np.clip(np.maximum(np.rint(across[:-1] + 0.8 * across_pitch).astype(int), lo + 1), 1, rows)
-    means = (summed[hi] - summed[lo]) / (hi - lo)[:, None].astype(np.float32)
+    strips = summed[:, hi].T - summed[:, lo].T if transposed else summed[hi] - summed[lo]
+    means = np.ascontiguousarray(strips / (hi - lo)[:, None].astype(np.float32))
     prof = cv2.GaussianBlur(means, (11, 1), 1.2)  # along each strip only
 
     def at(x: np.ndarray) -> np.ndarray:
@@ -584,7 +590,7 @@ def grid_evidence(grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int = 
     resp = axis_responses(warped, max(3, cell_px // 3) | 1)
     lines = m + cell_px * np.arange(-2, n + 3, dtype=np.float64)
     cross_v = _crossings(resp[0], lines, lines, cell_px, cell_px)
-    cross_h = _crossings(resp[1].T, lines, lines, cell_px, cell_px)
+    cross_h = _crossings(resp[1], lines, lines, cell_px, cell_px, transposed=True)
     line, ring, beyond = (float(a[2, 2]) for a in _window_evidence(cross_v, cross_h, n))  # the grid starts at line 2
     return line, ring, beyond
 
