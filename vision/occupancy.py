@@ -230,12 +230,14 @@ def _ink_seeds(ink: np.ndarray, empty_row: np.ndarray, classes: int) -> np.ndarr
     if high.mean() - low.mean() < _INK_GROUPS * (low.std() + high.std()) + 1e-3:
         return None
     # A letter shows far more ink than the empty squares of its class (their print included) typically do.
-    # The print is measured on the class's cells in the low group only: late in a game most of a class's
-    # squares (the word squares) hold tiles, and their median would be a letter's ink.
-    plain = ink <= values[cut - 1]
-    typical = np.full(classes, float(np.median(low)), dtype=np.float32)
-    for k in np.unique(empty_row[plain]):
-        typical[k] = np.median(ink[plain & (empty_row == k)])
+    # The print is what the class's plainer cells show: those nearer its lower quartile than the letters'
+    # ink. Late in a game most word squares hold tiles, and the median of all would be a letter's ink;
+    # a class whose print is as heavy as a letter keeps all its cells.
+    typical = np.zeros(classes, dtype=np.float32)
+    for k in np.unique(empty_row):
+        members = ink[empty_row == k]
+        floor = float(np.percentile(members, 25))
+        typical[k] = np.median(members[members <= max(floor, (floor + float(high.mean())) / 2)])
     return (ink - typical[empty_row] > (high.mean() - low.mean()) / 2) & (ink > (values[cut - 1] + values[cut]) / 2)
 
 
