@@ -118,12 +118,12 @@ def _lattice_scores(profile: np.ndarray, n: int, starts: np.ndarray, pitches: np
     quartile of its lines: a column of tiles or a strong board edge is one outlier among n lines. A line
     one pitch beyond either end (the lattice slipped, or is too small for the board) costs score."""
     length = len(profile)
-    p, st = np.broadcast_arrays(pitches[:, None], starts[None, :])
-    p, st = p.ravel(), st.ravel()
+    p, st = np.repeat(pitches, len(starts)), np.tile(starts, len(pitches))
     half = np.arange(-3, 2 * n + 4, dtype=np.float32) / 2  # -1.5 .. n+1.5 in half pitches
+    # Only the lattices whose lines -0.5 .. n+0.5 lie in the profile (the same sums as in pos below).
+    ok = (st + half[2] * p >= 0) & (st + half[-3] * p <= length - 1)
+    p, st = p[ok], st[ok]
     pos = st[:, None] + half[None, :] * p[:, None]
-    ok = (pos[:, 2] >= 0) & (pos[:, -3] <= length - 1)
-    pos, p, st = pos[ok], p[ok], st[ok]
     fine = np.interp(np.arange(2 * length - 1, dtype=np.float32) / 2, np.arange(length), profile).astype(np.float32)
     vals = fine[np.clip(np.rint(pos * 2).astype(np.int32), 0, 2 * length - 2)]
     outside = (pos < 0) | (pos > length - 1)
