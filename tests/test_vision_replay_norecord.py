@@ -52,8 +52,10 @@ def turned(k: int):
     return lambda f: np.ascontiguousarray(np.rot90(f, k))
 
 
-@pytest.mark.parametrize("game, alter", [("game03", turned(2)), ("game02", lambda f: variants.shadow(f, position=0.45)),
-                                         ("game04", turned(-1))], ids=["game03-180", "game02-shadow", "game04-90"])
+# game01 with the shadow: late in it most word squares hold tiles (their printed ink was once taken from
+# them, and the shadowed empty ones were reported as covers on the last three photos).
+@pytest.mark.parametrize("game, alter", [("game03", turned(2)), ("game01", lambda f: variants.shadow(f, position=0.45)),
+                                         ("game04", turned(-1))], ids=["game03-180", "game01-shadow", "game04-90"])
 def test_a_turned_or_shadowed_game_is_read_from_its_photos_alone(tmp_path, game, alter):
     folder = photos_only(game, tmp_path / game, alter)
     result = read_photos(folder, reader(), RULES)
