@@ -77,10 +77,12 @@ class Proposal:
         return self.placement.notation(board) if self.placement is not None else ""
 
 
-def _choose_letters(new: list[TileReading], board: Board, rules: Rules) -> tuple[dict[Square, str], bool]:
-    """Best letters subject to the tile counts; (letters, whether the counts forced an overflow)."""
+def _choose_letters(new: list[TileReading], board: Board, rules: Rules,
+                    on_board: Counter[str] | None = None) -> tuple[dict[Square, str], bool]:
+    """Best letters subject to the tile counts; (letters, whether the counts forced an overflow).
+    ``on_board``: the board's letters (not blanks) when already counted."""
     tileset = rules.tileset
-    on_board = Counter(cell.letter for _, cell in board if not cell.blank and not cell.is_stop)
+    on_board = Counter(on_board) if on_board is not None else _letters_on(board)
     chosen: dict[Square, str] = {}
     readable = sorted((t for t in new if t.guess is not None), key=lambda t: -t.guess.confidence)  # type: ignore[union-attr]
     overflow = False
@@ -97,6 +99,11 @@ def _choose_letters(new: list[TileReading], board: Board, rules: Rules) -> tuple
     return chosen, overflow
 
 
+def _letters_on(board: Board) -> Counter[str]:
+    """The letters of the board's letter tiles (blanks and stop tiles not counted)."""
+    return Counter(cell.letter for _, cell in board if not cell.blank and not cell.is_stop)
+
+
 def propose(reading: BoardReading, board: Board, rules: Rules, *,
             last_placement: Placement | None = None, reader=None, frame=None) -> Proposal:
     """What the reading says happened since ``board``. ``reader``+``frame`` let it read the changed cells."""
@@ -107,7 +114,18 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
         return Proposal(ProposalKind.COVERED, DiffProblem.COVERED,
                         messages=(f"something covers the board at {names}; wait for a clear frame",))
     seen = reading.occupied()
-    had = {sq for sq, cell in board if not cell.is_stop}
+    # One pass over the board for the squares, the letters and the blanks it holds (three passes cost more
+    # than the rest of this function when a move is read from its few changed cells).
+    had: set[Square] = set()
+    letters_on_board: Counter[str] = Counter()
+    blanks_on_board = 0
+    for sq, cell in board:
+        if not cell.is_stop:
+            had.add(sq)
+            if cell.blank:
+                blanks_on_board += 1
+            else:
+                letters_on_board[cell.letter] += 1
     new_squares = sorted(seen - had)
     removed = tuple(sorted(had - seen))
     problems = DiffProblem.NONE
@@ -127,6 +145,8 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
         base = board.copy()
         for sq in removed:
             base[sq] = None
+        letters_on_board = _letters_on(base)
+        blanks_on_board = sum(1 for _, cell in base if cell.blank)
     if not new_squares:
         kind = ProposalKind.REMOVED if removed else ProposalKind.UNCHANGED
         return Proposal(kind, problems, messages=tuple(messages), removed=removed)
@@ -141,7 +161,7 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
         tiles.update(reader.read_tiles(frame, reading.geometry, missing, gains=gains))
     new = [tiles[sq] for sq in new_squares]
     blank_like = [t.square for t in new if t.guess is None]
-    blanks_left = rules.tileset.blanks - sum(1 for _, cell in base if cell.blank)
+    blanks_left = rules.tileset.blanks - blanks_on_board
     if len(blank_like) > max(blanks_left, 0) and len(blank_like) >= 2:
         # More letterless "tiles" than blanks exist: a hand, an arm or a shadow, not tiles (wait for a clear frame).
         names = ", ".join(sq.name for sq in blank_like[:6])
@@ -155,7 +175,7 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
         return Proposal(ProposalKind.CONFLICT, problems | DiffProblem.ARROW_WITHOUT_LETTER,
                         messages=(f"arrow tile on {names} with no letter on it; lay the letter on the arrow",),
                         new_tiles=tuple(new), removed=removed)
-    letters, overflow = _choose_letters(new, base, rules)
+    letters, overflow = _choose_letters(new, base, rules, letters_on_board)
     if overflow:
         problems |= DiffProblem.TOO_MANY_COPIES
         messages.append("more copies of a letter than the tile set has")

@@ -40,8 +40,6 @@ _TYPICAL_FROM, _TYPICAL_OVER = 8, 60
 #: reading is measured again; a new tile moves its cell by 70 or more on the photo games, the camera's
 #: noise and drift between photos by up to 20 or so.
 _CHANGE_LEVEL = 25.0
-#: Pixels per cell sampled for that comparison (2x2 samples per block: the level is far above their noise).
-_CHANGE_CELL_PX = 8
 #: More changed cells than this share of the board: the board moved or the light changed, read it whole.
 _CHANGED_SHARE = 0.2
 #: A changed cell is decided on its own only when clear-cut: its best state this much closer than the next
@@ -134,7 +132,7 @@ class _LastClear:
     seen: Geometry  # the locator's geometry (the camera's corner order)
     geom: Geometry  # the same grid in the board's own orientation
     gains: np.ndarray
-    picture: np.ndarray  # vision.stability.board_picture at ``geom``, unchanged cells as first seen
+    picture: np.ndarray  # vision.stability.block_samples at ``geom``, unchanged cells as first seen
     colours: np.ndarray  # the cells' colours occupancy was decided from
     occ: occupancy.Occupancy
     codes: np.ndarray  # each square's premium class (an index)
@@ -204,7 +202,7 @@ class BoardReader:
         """Locate, classify every cell, and read the letters of ``cells`` (default: every tile).
 
         After a clear reading the next frame is first compared with it on a small picture of the board
-        (:func:`vision.stability.board_picture`): when only a few cells changed (a move), the location,
+        (:func:`vision.stability.block_samples`): when only a few cells changed (a move), the location,
         the white balance and the colours of the other cells are taken over, and only the changed cells
         are measured again; anything bigger (a moved or turned board, new light) is read from scratch.
         """
@@ -229,7 +227,7 @@ class BoardReader:
             self.turns = turns
         reading = self._finish(frame, geom, occ, gains, cells, t0)
         if not reading.status & ReadingStatus.COVERED:
-            self._last_clear = _LastClear(seen, geom, gains, stability.board_picture(frame, geom, _CHANGE_CELL_PX),
+            self._last_clear = _LastClear(seen, geom, gains, stability.block_samples(frame, geom),
                                           colours, occ,
                                           self._code_grid)
         return reading
@@ -239,7 +237,7 @@ class BoardReader:
         last = self._last_clear
         if last is None or self.locator.geometry is not last.seen:
             return None  # nothing read yet, or the board was located again since (by the gate, say)
-        picture = stability.board_picture(frame, last.geom, _CHANGE_CELL_PX)
+        picture = stability.block_samples(frame, last.geom)
         # The camera's exposure and white balance drift between photos: compare in the last reading's light.
         ratio = stability.colour_ratio(last.picture, picture)
         picture *= ratio
@@ -363,7 +361,7 @@ class BoardReader:
             status |= ReadingStatus.UNCERTAIN_CELL
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
                   if occ.state[sq.row, sq.col] == occupancy.CellState.TILE]
-        tiles = self.read_tiles(frame, geom, wanted, gains=gains)
+        tiles = self.read_tiles(frame, geom, wanted, gains=gains) if wanted else {}
         if any(t.guess is not None and t.guess.confidence < UNSURE_MARGIN for t in tiles.values()):
             status |= ReadingStatus.LOW_CONFIDENCE
         if not status & ReadingStatus.COVERED:
@@ -539,8 +537,9 @@ def turned(geom: Geometry, turns: int) -> Geometry:
 
 def _is_covered(hidden: np.ndarray) -> bool:
     """Hidden cells that form a blob (a hand spans several neighbouring cells) or are many."""
-    if hidden.sum() >= 4:
-        return True
+    count = int(hidden.sum())
+    if count >= 4 or count < 2:
+        return count >= 4
     n, _, stats, _ = cv2.connectedComponentsWithStats(hidden.astype(np.uint8), connectivity=8)
     return any(stats[i][4] >= 2 for i in range(1, n))
 
