@@ -42,6 +42,7 @@ a down word is generated down.
 from __future__ import annotations
 
 import functools
+import gc
 import heapq
 from collections.abc import Iterable
 from math import prod
@@ -117,7 +118,15 @@ def parse_rack(rack: str) -> tuple[dict[str, int], int, int]:
 
 def generate_moves(board: Board, rack: str, rules: Rules, graph: WordGraph) -> list[GeneratedMove]:
     """Every placement of tiles from ``rack`` on ``board`` whose words are all in ``graph``, scored."""
-    return _Generator(board, rack, rules, graph).run()
+    # The cyclic collector would walk every move and cached graph node many times over while thousands of moves
+    # are made (a fifth of the time); nothing made here forms a cycle, so it waits until the end.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _Generator(board, rack, rules, graph).run()
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def best_moves(moves: Iterable[GeneratedMove], top: int) -> list[GeneratedMove]:
@@ -135,7 +144,6 @@ class _Part(NamedTuple):
 
     length: int
     node: int  # the word graph node they lead to
-    kids: dict[str, int]  # its children
     letters: tuple[str, ...]
     blanks: tuple[bool, ...]
     values: tuple[int, ...]  # face values (0 for a blank)
@@ -143,9 +151,9 @@ class _Part(NamedTuple):
     rack_bits: int  # and their bit set (WordGraph.letter_bits)
     blanks_left: int
     tiles_left: int
-    remaining: str  # the rack's letters left over, as text
     ends: bool  # a word of two or more letters may end with it
     goes_on: int  # bits of the letters the node goes on with that the rest of the rack has
+    next_bits: int  # bits of every letter the node goes on with
 
 
 class _Line(NamedTuple):
@@ -159,6 +167,10 @@ class _Line(NamedTuple):
     runs: dict[int, tuple[str, int, int]]  # first square of a run of old tiles -> (its letters, its end, value sum)
     reach: list[int]  # bits of the letters a new tile may be on each square (WordGraph.letter_bits)
     old: tuple[str, ...]
+    # Per empty square, what a tile laid there needs (read once per tile, not looked up piece by piece):
+    # (reach, crosses a word, letter factor, word multiplier, cross sum × multiplier, where the word goes on after it
+    # (past the old tiles right after it), those tiles' letters, their value sum, bits a next tile may have there)
+    squares: list[tuple[int, bool, int, int, int, int, str, int, int] | None]
 
 
 class _Generator:
@@ -188,6 +200,10 @@ class _Generator:
             if not cell.is_stop and not cell.blank:
                 self.tile_values[square.row][square.col] = self.values.get(cell.letter, 0)
         self.premiums = _premiums(rules.layout.grid, rules.minus_squares, size)
+        self.rack_bits = graph.letter_bits(self.rack)
+        self.blank_bits = graph.letter_bits(self.allowed_letters)
+        self.letter_of = {bit: letter for letter, bit in self.bit.items()}
+        self.bonus = [self.bingo.get(used, 0) for used in range(self.rack_tiles + self.stops + 2)]
         self.empty_board = board.is_empty()
 
     def run(self) -> list[GeneratedMove]:
@@ -266,8 +282,17 @@ class _Generator:
                 c = end
             else:
                 c += 1
-        return _Line(cells, values[r], factor[r], word_mult[r], cross_ok, cross_sum, limited, runs, reach,
-                     tuple(cells))
+        squares: list[tuple[int, bool, int, int, int, int, str, int, int] | None] = [None] * size
+        factors, mults = factor[r], word_mult[r]
+        for c in range(size):
+            if cells[c] != _EMPTY:
+                continue
+            through, end, old_value = runs.get(c + 1, ("", c + 1, 0))
+            room = reach[end] if end < size and cells[end] == _EMPTY else 0
+            squares[c] = (reach[c], cross_ok[c] is not None, factors[c], mults[c], cross_sum[c] * mults[c], end,
+                          through, old_value, room)
+        return _Line(cells, values[r], factors, mults, cross_ok, cross_sum, limited, runs, reach, tuple(cells),
+                     squares)
 
     def _perpendicular(self, grid, values, r: int, c: int) -> tuple[str, str, int]:
         """Letters above and below (r, c) in the oriented grid, and their face-value sum."""
@@ -286,47 +311,56 @@ class _Generator:
 
     def _find_parts(self, longest: int) -> None:
         """Every word prefix of 1 to ``longest`` tiles the rack can spell, shortest first, indexed by last letter."""
-        children = self.graph.children
+        children, cache = self.graph.children, self.graph.cache
+        masks, graph_mask = self.graph.masks, self.graph.mask
         blank_letters = self.allowed_letters
         value = self.values
-        finals, mask = self.graph.finals, self.graph.mask
+        finals = self.graph.finals
         blank_bits = self.graph.letter_bits(blank_letters)
         rack_left = self._rack_left
-
-        def part(length: int, node: int, letters: tuple[str, ...], blanks: tuple[bool, ...], values: tuple[int, ...],
-                 remaining: str, blanks_left: int) -> _Part:
-            rack, rack_bits = rack_left(remaining)
-            usable = rack_bits | blank_bits if blanks_left else rack_bits
-            return _Part(length, node, children(node), letters, blanks, values, rack, rack_bits, blanks_left,
-                         len(remaining) + blanks_left, remaining, length >= 2 and bool(finals[node]),
-                         mask(node) & usable)
-
-        level = [part(0, 0, (), (), (), "".join(sorted(letter * n for letter, n in self.rack.items())), self.blanks)]
         by_last = self.by_last
+        parts = self.parts
+        # (node, letters, blank flags, values, the rack's letters left as text, blanks left) per prefix of one length
+        level: list[tuple[int, tuple[str, ...], tuple[bool, ...], tuple[int, ...], str, int]] = [
+            (0, (), (), (), "".join(sorted(letter * n for letter, n in self.rack.items())), self.blanks)]
         for length in range(1, longest + 1):
             grown = []
-            for prefix in level:
-                kids, remaining, blanks_left = prefix.kids, prefix.remaining, prefix.blanks_left
+            for node, letters, flags, values, remaining, blanks_left in level:
+                kids = cache.get(node)
+                if kids is None:
+                    kids = children(node)
                 for letter in dict.fromkeys(remaining):
                     child = kids.get(letter)
                     if child is not None:
-                        grown.append(part(length, child, prefix.letters + (letter,), prefix.blanks + (False,),
-                                          prefix.values + (value[letter],), remaining.replace(letter, "", 1),
-                                          blanks_left))
+                        grown.append((child, letters + (letter,), flags + (False,), values + (value[letter],),
+                                      remaining.replace(letter, "", 1), blanks_left))
                 if blanks_left:
                     for letter, child in kids.items():
                         if letter in blank_letters:
-                            grown.append(part(length, child, prefix.letters + (letter,), prefix.blanks + (True,),
-                                              prefix.values + (0,), remaining, blanks_left - 1))
-            for grown_part in grown:
-                by_last.setdefault(grown_part.letters[-1], []).append(grown_part)
-            self.parts.extend(grown)
+                            grown.append((child, letters + (letter,), flags + (True,), values + (0,), remaining,
+                                          blanks_left - 1))
+            ends = length >= 2
+            for node, letters, flags, values, remaining, blanks_left in grown:
+                rack, rack_bits = rack_left(remaining)
+                next_bits = masks.get(node)
+                if next_bits is None:
+                    next_bits = graph_mask(node)
+                part = _Part(length, node, letters, flags, values, rack, rack_bits, blanks_left,
+                             len(remaining) + blanks_left, ends and bool(finals[node]),
+                             next_bits & (rack_bits | blank_bits if blanks_left else rack_bits), next_bits)
+                parts.append(part)
+                last = by_last.get(letters[-1])
+                if last is None:
+                    by_last[letters[-1]] = [part]
+                else:
+                    last.append(part)
             level = grown
 
     def _parts_going_on_with(self, letter: str) -> list[_Part]:
         parts = self.by_next.get(letter)
         if parts is None:
-            parts = self.by_next[letter] = [part for part in self.parts if letter in part.kids]
+            letter_bit = self.bit.get(letter, 0)
+            parts = self.by_next[letter] = [part for part in self.parts if part.next_bits & letter_bit]
         return parts
 
     def _rack_left(self, letters: str) -> tuple[dict[str, int], int]:
@@ -344,92 +378,56 @@ class _Generator:
     def _line_moves(self, line: _Line, r: int, direction: Direction, stop_squares: Iterable[int] = ()) -> None:
         """Grow words through every anchor of the line (or, with ``stop_squares``, from right after each)."""
         cells, values, factor, word_mult = line.cells, line.values, line.factor, line.word_mult
-        cross_ok, cross_sum, runs = line.cross_ok, line.cross_sum, line.runs
+        cross_ok, cross_sum, runs, reach, squares = line.cross_ok, line.cross_sum, line.runs, line.reach, line.squares
         size = self.size
         graph_children = self.graph.children
         cache = self.graph.cache
         finals = self.graph.finals
         letter_value = self.values
-        blank_letters = self.allowed_letters
         moves = self.moves
         new_move = tuple.__new__
-        bingo = self.bingo
+        bonus = self.bonus
         old = line.old
         down = direction is Direction.DOWN
         rack = self.rack
         blanks = self.blanks
         tiles_left = self.rack_tiles
-        full_rack_bits = rack_bits = self.graph.letter_bits(rack)
-        blank_bits = self.graph.letter_bits(blank_letters)
+        rack_bits = self.rack_bits
+        blank_bits = self.blank_bits
         masks, graph_mask = self.graph.masks, self.graph.mask
-        reach = line.reach
-        bit = self.bit
+        letter_of = self.letter_of
         start = 0
         stop: int | None = None
+        stop_used = 0  # 1 while the moves start after a stop tile placed with them
         placed: list[tuple[int, str, bool]] = []
 
-        def record(end: int, score: int) -> None:
-            """Keep the move now on ``placed`` (its main word from ``start`` to ``end``), unless a rule forbids it."""
-            used = len(placed)
-            if used == 1 and stop is None and down and cross_ok[placed[0][0]] is not None:
-                return  # the same single tile forms an across word: generated across
-            if start > 0 and cells[start - 1] == STOP and placed[0][0] == start:
-                return  # a new word may not start right after a stop tile laid earlier
-            used += stop is not None
-            moves.append(new_move(GeneratedMove, (score + bingo.get(used, 0), direction, r, start, end, tuple(placed),
-                                                  stop, old)))
-
-        def after(node: int, c: int, main: int, mult: int, cross: int) -> None:
-            """Tiles lie up to square ``c - 1`` (``node``: the word so far): old tiles from ``c`` on, then more."""
-            run = runs.get(c)
-            if run is not None:
-                for letter in run[0]:
-                    kids = cache.get(node)
-                    node = (graph_children(node) if kids is None else kids).get(letter)  # type: ignore[assignment]
-                    if node is None:
-                        return
-                main += run[2]
-                c = run[1]
-            if finals[node] and c - start >= 2:
-                record(c, main * mult + cross)
-            if tiles_left and c < size and cells[c] == _EMPTY:
-                bits = masks.get(node)
-                if bits is None:
-                    bits = graph_mask(node)
-                if bits & reach[c] & ((rack_bits | blank_bits) if blanks else rack_bits):
-                    place(node, c, main, mult, cross)
-
         def place(node: int, c: int, main: int, mult: int, cross: int) -> None:
-            """Every rack tile that can go on the empty square ``c`` after ``node``, and what follows (as after()
-            does, inline: a call per tile is the largest cost here)."""
+            """Every rack tile that can go on the empty square ``c`` after ``node``, the moves that end with it, and
+            (recursively) those going on after it. The letters tried are the bits node & square & rack have in
+            common; a tile is laid only when a word can end with it or a tile left on the rack can follow it."""
             nonlocal blanks, tiles_left, rack_bits
             kids = cache.get(node)
             if kids is None:
                 kids = graph_children(node)
-            allowed = cross_ok[c]
-            crossing = allowed is not None
-            f, wm = factor[c], word_mult[c]
-            crossed = cross_sum[c] * wm
+            candidates = masks.get(node)
+            if candidates is None:
+                candidates = graph_mask(node)
+            allowed, crossing, f, wm, crossed, end, through, old_value, room = squares[c]  # type: ignore[misc]
+            candidates &= allowed
             mult *= wm
-            # Where the word goes on after this tile: through the old tiles right after it, if any.
-            end = c + 1
-            run = runs.get(end)
-            if run is None:
-                through, old_value = "", 0
-            else:
-                through, end, old_value = run
             long_enough = end - start >= 2
-            # Go on only when a tile left on the rack can go on: most searches would find nothing.
-            room = reach[end] if tiles_left > 1 and end < size and cells[end] == _EMPTY else 0
-            # Walk whichever is shorter: the node's letters (deep in a word: one or two) or the rack's.
-            tiles = [(letter, kids[letter], n) for letter in (kids if len(kids) < len(rack) else rack)
-                     if (n := rack.get(letter)) and letter in kids and (not crossing or letter in allowed)]  # type: ignore[operator]
-            if blanks:
-                tiles += [(letter, child, 0) for letter, child in kids.items()
-                          if (not crossing or letter in allowed) and letter in blank_letters]  # type: ignore[operator]
-            rack_bits_before = rack_bits
+            single = down and crossing and stop is None and not placed  # generated across, see record rules
+            if tiles_left == 1:
+                room = 0
+            bits_before = rack_bits
+            letters = rack
+            found = candidates & bits_before
             tiles_left -= 1
-            for letter, child, n in tiles:  # n: the rack's count of the letter, 0 for a blank
+            while found:
+                letter_bit = found & -found
+                found ^= letter_bit
+                letter = letter_of[letter_bit]
+                child = kids[letter]
                 for old_letter in through:
                     old_kids = cache.get(child)
                     child = (graph_children(child) if old_kids is None else old_kids).get(old_letter)  # type: ignore
@@ -437,41 +435,69 @@ class _Generator:
                         break
                 if child is None:
                     continue
-                if n:
-                    v = letter_value[letter] * f
-                    bits_left = rack_bits ^ bit[letter] if n == 1 else rack_bits
-                    usable = (bits_left | blank_bits) if blanks else bits_left
-                else:
-                    v = 0
-                    usable = (rack_bits | blank_bits) if blanks > 1 else rack_bits
+                n = letters[letter]
+                bits_left = bits_before ^ letter_bit if n == 1 else bits_before
                 go_on = 0
                 if room:
                     bits = masks.get(child)
-                    go_on = (graph_mask(child) if bits is None else bits) & room & usable
-                final = long_enough and finals[child]
+                    go_on = ((graph_mask(child) if bits is None else bits) & room
+                             & ((bits_left | blank_bits) if blanks else bits_left))
+                final = long_enough and finals[child] and not single
                 if not (final or go_on):
                     continue
-                if n:
-                    rack[letter] = n - 1
-                    rack_bits = bits_left
-                else:
-                    blanks -= 1
-                placed.append((c, letter, not n))
+                v = letter_value[letter] * f
                 word_main = main + v + old_value
                 word_cross = cross + crossed + v * wm if crossing else cross
+                placed.append((c, letter, False))
                 if final:
-                    record(end, word_main * mult + word_cross)
+                    moves.append(new_move(GeneratedMove, (
+                        word_main * mult + word_cross + bonus[len(placed) + stop_used], direction, r, start, end,
+                        tuple(placed), stop, old)))
                 if go_on:
+                    letters[letter] = n - 1
+                    rack_bits = bits_left
                     place(child, end, word_main, mult, word_cross)
+                    letters[letter] = n
+                    rack_bits = bits_before
                 placed.pop()
-                if n:
-                    rack[letter] = n
-                    rack_bits = rack_bits_before
-                else:
-                    blanks += 1
+            if blanks:
+                found = candidates & blank_bits
+                usable = (bits_before | blank_bits) if blanks > 1 else bits_before
+                blanks -= 1
+                word_main = main + old_value
+                word_cross = cross + crossed if crossing else cross
+                while found:
+                    letter_bit = found & -found
+                    found ^= letter_bit
+                    letter = letter_of[letter_bit]
+                    child = kids[letter]
+                    for old_letter in through:
+                        old_kids = cache.get(child)
+                        child = (graph_children(child) if old_kids is None else old_kids).get(old_letter)  # type: ignore
+                        if child is None:
+                            break
+                    if child is None:
+                        continue
+                    go_on = 0
+                    if room:
+                        bits = masks.get(child)
+                        go_on = (graph_mask(child) if bits is None else bits) & room & usable
+                    final = long_enough and finals[child] and not single
+                    if not (final or go_on):
+                        continue
+                    placed.append((c, letter, True))
+                    if final:
+                        moves.append(new_move(GeneratedMove, (
+                            word_main * mult + word_cross + bonus[len(placed) + stop_used], direction, r, start, end,
+                            tuple(placed), stop, old)))
+                    if go_on:
+                        place(child, end, word_main, mult, word_cross)
+                    placed.pop()
+                blanks += 1
             tiles_left += 1
 
         if stop_squares:
+            stop_used = 1
             for stop in stop_squares:
                 start = stop + 1
                 place(0, start, 0, 1, 0)
@@ -488,7 +514,7 @@ class _Generator:
                     if node is None:
                         break
                 if node is not None:
-                    rack, rack_bits, blanks, tiles_left = self.rack, full_rack_bits, self.blanks, self.rack_tiles
+                    rack, rack_bits, blanks, tiles_left = self.rack, self.rack_bits, self.blanks, self.rack_tiles
                     place(node, anchor, sum(values[start:anchor]), 1, 0)
                 continue
             # Rack tiles on the free squares before the anchor and on it: a part; they touch nothing before the anchor.
@@ -498,11 +524,16 @@ class _Generator:
             end = anchor + 1
             if run is not None:  # the word goes on through the old tiles after the anchor
                 first = run[0][0]
+                first_bit = self.bit.get(first, 0)
                 if allowed is None:
                     parts = [part for part in self._parts_going_on_with(first) if part.length <= longest]
                 else:
                     parts = [part for letter in allowed for part in self.by_last.get(letter, ())
-                             if part.length <= longest and first in part.kids]
+                             if part.length <= longest and part.next_bits & first_bit]
+                # A lone tile on the anchor that also forms an across word is generated across.
+                lone_ok = not (down and allowed is not None)
+                through, after_run, old_value = run
+                room = reach[after_run] if after_run < size and cells[after_run] == _EMPTY else 0
             else:  # it ends on the anchor or goes on with more tiles
                 room = reach[end] if end < size and cells[end] == _EMPTY else 0
                 candidates = self.parts if allowed is None else (
@@ -511,20 +542,38 @@ class _Generator:
             f, wm, cs = factor[anchor], word_mult[anchor], cross_sum[anchor]
             lays = [(range(end - k, end), factor[end - k:end], prod(word_mult[end - k:end]))
                     for k in range(longest + 1)]
-            # The loop sets rack, rack_bits, blanks and tiles_left for place() and after() (closures) to read.
-            for length, node, _, letters, flags, part_values, rack, rack_bits, blanks, tiles_left, _, ends, goes_on \
+            # The loop sets rack, rack_bits, blanks and tiles_left for place() (a closure) to read.
+            for length, node, letters, flags, part_values, rack, rack_bits, blanks, tiles_left, ends, goes_on, _ \
                     in parts:  # noqa: B007
-                squares, factors, mult = lays[length]
+                squares_laid, factors, mult = lays[length]
                 start = end - length
-                placed[:] = zip(squares, letters, flags, strict=True)
+                if start > 0 and cells[start - 1] == STOP:
+                    continue  # a new word may not start right after a stop tile laid earlier
+                placed[:] = zip(squares_laid, letters, flags, strict=True)
                 main = sum(map(mul, part_values, factors))
                 cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
                 if run is not None:
-                    after(node, end, main, mult, cross)
+                    for letter in through:
+                        kids = cache.get(node)
+                        node = (graph_children(node) if kids is None else kids).get(letter)  # type: ignore[assignment]
+                        if node is None:
+                            break
+                    if node is None:
+                        continue
+                    main += old_value
+                    if finals[node] and (length > 1 or lone_ok):
+                        moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r,
+                                                              start, after_run, tuple(placed), None, old)))
+                    if tiles_left and room:
+                        bits = masks.get(node)
+                        if (graph_mask(node) if bits is None else bits) & room & (
+                                (rack_bits | blank_bits) if blanks else rack_bits):
+                            place(node, after_run, main, mult, cross)
                     continue
-                # No old tiles after the anchor: what after() would do, known from the part.
+                # No old tiles after the anchor: the part ends here or goes on with rack tiles.
                 if ends:
-                    record(end, main * mult + cross)
+                    moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r, start,
+                                                          end, tuple(placed), None, old)))
                 if goes_on & room:
                     place(node, end, main, mult, cross)
             del placed[:]
