@@ -376,15 +376,27 @@ class BoardReader:
 
     def _colours_of(self, frame: np.ndarray, geom: Geometry, cells: np.ndarray, gains: np.ndarray) -> np.ndarray:
         """(len(cells), 3) colours of these (row, col) cells, measured as :meth:`_occupancy` measures them:
-        each cell warped on its own, the cells laid out as a small board for :func:`occupancy.cell_colours`."""
+        each cell warped on its own (or with the cells of its line), the cells laid out as a small board for
+        :func:`occupancy.cell_colours`."""
         if len(cells) > _WHOLE_WARP_FROM:
             return self._occupancy_colours(frame, geom, gains)[cells[:, 0], cells[:, 1]]
         to_canon = geom.to_canonical(OCC_CELL_PX)
-        crops = []
-        for row, col in cells:
-            shift = np.array([[1, 0, -col * OCC_CELL_PX], [0, 1, -row * OCC_CELL_PX], [0, 0, 1]], np.float64)
-            crops.append(cv2.warpPerspective(frame, shift @ to_canon, (OCC_CELL_PX, OCC_CELL_PX),
-                                             flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+        px = OCC_CELL_PX
+        (top, left), (bottom, right) = cells.min(axis=0), cells.max(axis=0)
+        height, width = bottom - top + 1, right - left + 1
+        if height * width <= 2 * len(cells):
+            # A move's cells lie along a line: one warp of their bounding box, cut into cells (the same sampling).
+            shift = np.array([[1, 0, -left * px], [0, 1, -top * px], [0, 0, 1]], np.float64)
+            box = cv2.warpPerspective(frame, shift @ to_canon, (width * px, height * px), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE)
+            crops = [box[(row - top) * px : (row - top + 1) * px, (col - left) * px : (col - left + 1) * px]
+                     for row, col in cells]
+        else:
+            crops = []
+            for row, col in cells:
+                shift = np.array([[1, 0, -col * px], [0, 1, -row * px], [0, 0, 1]], np.float64)
+                crops.append(cv2.warpPerspective(frame, shift @ to_canon, (px, px), flags=cv2.INTER_LINEAR,
+                                                 borderMode=cv2.BORDER_REPLICATE))
         side = int(np.ceil(np.sqrt(len(crops))))
         crops += [crops[-1]] * (side * side - len(crops))
         mosaic = np.vstack([np.hstack(crops[r * side : (r + 1) * side]) for r in range(side)])
