@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import os
 import statistics
 import time
 from collections.abc import Iterable
@@ -556,7 +557,7 @@ def _is_covered(hidden: np.ndarray) -> bool:
     return any(stats[i][4] >= 2 for i in range(1, n))
 
 
-def load_frame(path: str) -> np.ndarray:
+def load_frame(path: str | os.PathLike[str]) -> np.ndarray:
     """A photo, size-checked before decoding and refused when cut short (:func:`vision.imageio.read_image`)."""
     from vision.imageio import read_image
 
