@@ -8,7 +8,7 @@ import functools
 import os
 import statistics
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -49,7 +49,7 @@ _CLEAR_MARGIN = 0.4
 #: Cells whose colours make a state's look at a cell that was not in it.
 _NEAREST = 5
 #: Lab lightness counts half (shadows and exposure move it most), as in vision.occupancy.
-_COLOUR_WEIGHTS = np.float32([0.5, 1.0, 1.0])
+_COLOUR_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 
 
 class ReadingStatus(enum.Flag):
@@ -137,7 +137,7 @@ class _LastClear:
     colours: np.ndarray  # the cells' colours occupancy was decided from
     occ: occupancy.Occupancy
     codes: np.ndarray  # each square's premium class (an index)
-    _members: dict[tuple[int, int], tuple[np.ndarray, np.ndarray] | None] = field(default_factory=dict)
+    _members: dict[tuple[int, int], tuple[np.ndarray, ...] | None] = field(default_factory=dict)
     _spreads: dict[int, tuple[int, float]] = field(default_factory=dict)  # option: (cells then, spread)
 
     def update(self, colours: np.ndarray, occ: occupancy.Occupancy) -> None:
@@ -150,7 +150,7 @@ class _LastClear:
             if abs(int(counts[option]) - count) > 0.25 * max(count, 4):
                 del self._spreads[option]
 
-    def members(self, option: int, code: int) -> tuple[np.ndarray, np.ndarray] | None:
+    def members(self, option: int, code: int) -> tuple[np.ndarray, ...] | None:
         """(rows, cols) of the cells in state ``option`` (of premium class ``code``; -1: any); None if none."""
         if (option, code) not in self._members:
             cells = self.occ.state == option
@@ -279,20 +279,20 @@ class BoardReader:
         if self.profile.stop is not None:
             options.append(occupancy.CellState.STOP)
         cells = np.argwhere(changed)
-        looked_at, rows, spread_list = [], [], []
-        for option in options:
-            centres = self._nearest_references(last, option, cells)
-            if centres is None:
+        looked_at, centres, spread_list = [], [], []
+        for option, references in zip(options, self._nearest_references(last, options, cells), strict=True):
+            if references is None:
                 if option == occupancy.CellState.STOP:
                     continue  # no stop tile yet: a new one is too far from both other looks to be clear-cut
                 return None
-            # The colour only, not the ink (vision.occupancy.cell_features): ink tells tiles from pale squares,
-            # and where colour alone cannot, the margin stays small and the whole board is classified.
-            diff = (colours[cells[:, 0], cells[:, 1], :3] - centres[:, :3]) * _COLOUR_WEIGHTS
             looked_at.append(option)
-            rows.append(np.sqrt((diff ** 2).sum(axis=1)))
+            centres.append(references)
             spread_list.append(last.spread(option))
-        options, distances, spreads = looked_at, np.stack(rows), np.float32(spread_list)
+        # The colour only, not the ink (vision.occupancy.cell_features): ink tells tiles from pale squares,
+        # and where colour alone cannot, the margin stays small and the whole board is classified.
+        diff = (colours[cells[:, 0], cells[:, 1], :3][None] - np.stack(centres)[..., :3]) * _COLOUR_WEIGHTS
+        rows = np.sqrt((diff ** 2).sum(axis=2))
+        options, distances, spreads = looked_at, rows, np.array(spread_list, np.float32)
         ranked = np.sort(distances, axis=0)
         best, second = ranked[0], ranked[1]
         choice = distances.argmin(axis=0)
@@ -306,26 +306,37 @@ class BoardReader:
         return occupancy.Occupancy(state=state, anomaly=anomaly, margin=margin.astype(np.float32))
 
     @staticmethod
-    def _nearest_references(last: _LastClear, option: int, cells: np.ndarray) -> np.ndarray | None:
-        """:meth:`_references` with one sort over the whole grid for all cells at once (the cells that were
-        not in the state, or not of the cell's premium class, pushed past every other); the same result."""
-        n = last.occ.state.shape[0]
+    def _nearest_references(last: _LastClear, options: Sequence[int], cells: np.ndarray) -> list[np.ndarray | None]:
+        """:meth:`_references` of each option, with one sort over the whole grid for all options and cells at
+        once (the cells that were not in the state, or not of the cell's premium class, pushed past every
+        other); the same result."""
+        n, k = last.occ.state.shape[0], len(cells)
         flat = cells[:, 0] * n + cells[:, 1]
-        was = (last.occ.state == option).ravel()
-        if option == occupancy.CellState.EMPTY:
-            codes = last.codes.ravel()
-            candidates = was[None, :] & (codes[None, :] == codes[flat, None])
-        else:
-            candidates = np.broadcast_to(was, (len(cells), n * n))
-        if candidates.sum(axis=1).min() < _NEAREST:
-            return BoardReader._references(last, option, cells)  # few or none: the median of fewer cells
-        distance = _grid_distance(n)[flat] + np.where(candidates, 0, 4 * n).astype(np.int16)
-        nearest = np.argsort(distance, axis=1, kind="stable")[:, :_NEAREST]
+        state, codes = last.occ.state.ravel(), last.codes.ravel()
+        candidates = []
+        for option in options:
+            was = state == option
+            candidates.append(was[None, :] & (codes[None, :] == codes[flat, None])
+                              if option == occupancy.CellState.EMPTY else np.broadcast_to(was, (k, n * n)))
+        stacked = np.concatenate(candidates)
+        # Options with fewer than _NEAREST such cells for some cell take the median of fewer (or None: none).
+        quick = stacked.sum(axis=1).reshape(len(options), k).min(axis=1) >= _NEAREST
         colours = last.colours.reshape(n * n, -1)
-        out = np.sort(colours[nearest], axis=1)[:, _NEAREST // 2]
-        own = was[flat]
-        out[own] = colours[flat[own]]
-        return out.astype(np.float32)
+        if quick.any():
+            distance = np.tile(_grid_distance(n)[flat], (int(quick.sum()), 1))
+            distance = np.where(stacked[np.repeat(quick, k)], distance, np.int16(4 * n))
+            nearest = np.argsort(distance, axis=1, kind="stable")[:, :_NEAREST]
+            medians = iter(np.sort(colours[nearest], axis=1)[:, _NEAREST // 2].reshape(-1, k, colours.shape[1]))
+        out: list[np.ndarray | None] = []
+        for option, fast in zip(options, quick, strict=True):
+            if not fast:
+                out.append(BoardReader._references(last, option, cells))
+                continue
+            references = next(medians)
+            own = state[flat] == option
+            references[own] = colours[flat[own]]
+            out.append(references.astype(np.float32))
+        return out
 
     @staticmethod
     def _references(last: _LastClear, option: int, cells: np.ndarray) -> np.ndarray | None:
@@ -439,7 +450,7 @@ class BoardReader:
         scores = []
         for j in range(4):
             turned_glyphs = [glyphs.Glyph(np.ascontiguousarray(np.rot90(g.image, j)), g.contrast, g.height, 0)
-                             for g in glyph_list]
+                             for g in glyph_list if g.image is not None]
             guesses = self.classifier.classify_many(turned_glyphs)
             if any(guess is None for guess in guesses):
                 return current  # a classifier that only collects glyphs (building the model) cannot tell
@@ -503,7 +514,7 @@ class BoardReader:
         similarity is tracked over the tiles read) is tried in its three other quarter turns; a turn that
         fits clearly better wins. Letters that are each other turned (M/W, N/Z) cannot be told apart.
         """
-        out = []
+        out: list[tuple[LetterGuess, glyphs.Glyph] | None] = []
         for reading, guess in zip(lettered, guesses, strict=True):
             if guess is None:  # a classifier that only collects glyphs
                 out.append(None)
@@ -514,7 +525,7 @@ class BoardReader:
             best = (guess, reading.glyph)
             similarity = guess.top[0][1]
             if len(self._similarities) >= _TYPICAL_FROM and similarity < statistics.median(self._similarities) \
-                    - _TURNED_GAP:
+                    - _TURNED_GAP and reading.glyph.image is not None:
                 image = reading.glyph.image
                 for j in (1, 2, 3):
                     turned_glyph = glyphs.Glyph(np.ascontiguousarray(np.rot90(image, j)), reading.glyph.contrast,
