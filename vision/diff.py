@@ -202,7 +202,8 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
             continue
         codes |= p.code
         messages.append(p.message)
-    score, words = None, ()
+    score: int | None = None
+    words: tuple[str, ...] = ()
     if codes & ProblemCode.TOO_MANY_COPIES:
         problems |= DiffProblem.TOO_MANY_COPIES
     if codes & ~_LETTER_PROBLEMS == ProblemCode.NONE:

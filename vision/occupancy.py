@@ -95,11 +95,11 @@ def cell_features(warped_bgr: np.ndarray, grid: int, cell_px: int) -> np.ndarray
 
 
 def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
-    return cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    return cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
 
 
 # Lightness matters less than colour: shadows and exposure move it most.
-_WEIGHTS = np.float32([0.5, 1.0, 1.0])
+_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 
 
 def _remove_shading(raw: np.ndarray, empty: np.ndarray, expected: np.ndarray, n: int) -> np.ndarray:
