@@ -93,3 +93,66 @@ def test_the_gate_locates_once_and_ignores_an_exposure_step():
     after = load_frame(DATA / "game03" / "image-13.jpg")
     assert gate.check(after).verdict is GateVerdict.MOVING
     assert gate.locator.relocations == 1
+
+
+def test_change_detection_finds_every_new_tile_and_few_other_cells():
+    from vision import stability
+
+    rules = Rules.scrabble("de")
+    moving = BoardReader(PROFILE, rules.tileset)
+    fresh = BoardReader(PROFILE, rules.tileset, classifier=moving.classifier)
+    previous = None
+    for photo in _photos("game02"):
+        frame = load_frame(photo)
+        moving.read(frame, cells=[])
+        fresh.locator.geometry = None
+        tiles = fresh.read(frame, cells=[]).occupied()  # from scratch: the truth the change is checked against
+        assert moving._last_clear is not None
+        picture = stability.block_samples(frame, moving._last_clear.geom)
+        if previous is not None:
+            before, tiles_before = previous
+            cells = stability.changed_cells(before, picture * stability.colour_ratio(before, picture), 25.0)
+            changed = {Square(int(r), int(c)) for r, c in zip(*np.nonzero(cells), strict=True)}
+            new = tiles - tiles_before
+            assert new <= changed, (photo.name, new - changed)
+            assert len(changed - new) <= 3, (photo.name, changed - new)  # camera noise: re-measured, no harm
+        previous = picture, tiles
+
+
+def test_a_moves_cells_are_measured_as_the_whole_board_measures_them():
+    rules = Rules.scrabble("de")
+    reader = BoardReader(PROFILE, rules.tileset)
+    frame = load_frame(DATA / "game03" / "image-12.jpg")
+    reader.read(frame, cells=[])
+    last = reader._last_clear
+    assert last is not None
+    whole = BoardReader._occupancy_colours(frame, last.geom, last.gains)
+    line = np.array([[7, col] for col in range(2, 9)])  # one warp of the line, cut into cells
+    scattered = np.array([[0, 0], [3, 11], [14, 14], [9, 4]])  # one warp per cell
+    for cells in (line, scattered):
+        got = reader._colours_of(frame, last.geom, cells, last.gains)
+        expected = whole[cells[:, 0], cells[:, 1]]
+        assert np.abs(got[:, :3] - expected[:, :3]).max() < 0.1  # Lab levels
+        assert np.abs(got[:, 3] - expected[:, 3]).max() < 0.01  # ink
+
+
+def test_the_nearest_references_are_the_cell_by_cell_medians():
+    from vision.occupancy import CellState
+
+    rules = Rules.scrabble("de")
+    reader = BoardReader(PROFILE, rules.tileset)
+    for photo in _photos("game03")[:14]:
+        reader.read(load_frame(photo), cells=[])
+    last = reader._last_clear
+    assert last is not None
+    options = [CellState.EMPTY, CellState.TILE, CellState.STOP]  # no stop tile on a Scrabble board: None
+    rng = np.random.default_rng(5)
+    for size in (1, 4, 9):
+        cells = np.argwhere(np.ones((15, 15), bool))[rng.choice(225, size, replace=False)]
+        together = BoardReader._nearest_references(last, options, cells)
+        for option, references in zip(options, together, strict=True):
+            one_by_one = BoardReader._references(last, option, cells)
+            if one_by_one is None:
+                assert references is None and option == CellState.STOP
+            else:
+                assert references is not None and np.array_equal(references, one_by_one)
