@@ -36,7 +36,12 @@ def test_a_move_is_read_from_its_changed_cells_and_reads_as_a_reading_from_scrat
     fresh = BoardReader(PROFILE, rules.tileset, classifier=moving.classifier)
     balanced = []
     real_gains = colour.white_gains
-    monkeypatch.setattr(colour, "white_gains", lambda frame: balanced.append(1) or real_gains(frame))
+
+    def counted_gains(frame):
+        balanced.append(1)
+        return real_gains(frame)
+
+    monkeypatch.setattr(colour, "white_gains", counted_gains)
     photos = _photos("game02")
     for photo in photos:
         frame = load_frame(photo)
@@ -58,7 +63,7 @@ def test_a_moved_board_is_read_from_scratch_and_right():
     reader.read(load_frame(DATA / "game01" / "image-10.jpg"))
     frame = load_frame(DATA / "game01" / "image-11.jpg")
     # The board slid by a third of a cell (about 20 px) to the right and down.
-    shift = np.float32([[1, 0, 21], [0, 1, 17]])
+    shift = np.array([[1, 0, 21], [0, 1, 17]], np.float32)
     moved = cv2.warpAffine(frame, shift, frame.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
     reading = reader.read(moved)
     assert reader.locator.relocations == 2
