@@ -153,7 +153,8 @@ class _Part(NamedTuple):
     tiles_left: int
     ends: bool  # a word of two or more letters may end with it
     goes_on: int  # bits of the letters the node goes on with that the rest of the rack has
-    next_bits: int  # bits of every letter the node goes on with
+    kids: dict[str, int]  # the node's children
+    next_bits: int  # and their letters' bits
 
 
 class _Line(NamedTuple):
@@ -167,10 +168,24 @@ class _Line(NamedTuple):
     runs: dict[int, tuple[str, int, int]]  # first square of a run of old tiles -> (its letters, its end, value sum)
     reach: list[int]  # bits of the letters a new tile may be on each square (WordGraph.letter_bits)
     old: tuple[str, ...]
-    # Per empty square, what a tile laid there needs (read once per tile, not looked up piece by piece):
-    # (reach, crosses a word, letter factor, word multiplier, cross sum × multiplier, where the word goes on after it
-    # (past the old tiles right after it), those tiles' letters, their value sum, bits a next tile may have there)
-    squares: list[tuple[int, bool, int, int, int, int, str, int, int] | None]
+
+    def squares(self) -> list[tuple[int, bool, int, int, int, int, str, int, int] | None]:
+        """Per empty square, what a tile laid there needs (read once per tile, not looked up piece by piece):
+        (reach, crosses a word, letter factor, word multiplier, cross sum × multiplier, where the word goes on after
+        it (past the old tiles right after it), those tiles' letters, their value sum, bits a next tile may have
+        there). Made only for lines where words are grown."""
+        cells, reach, factors, mults, cross_ok, cross_sum = (self.cells, self.reach, self.factor, self.word_mult,
+                                                             self.cross_ok, self.cross_sum)
+        size = len(cells)
+        squares: list[tuple[int, bool, int, int, int, int, str, int, int] | None] = [None] * size
+        for c in range(size):
+            if cells[c] != _EMPTY:
+                continue
+            through, end, old_value = self.runs.get(c + 1, ("", c + 1, 0))
+            room = reach[end] if end < size and cells[end] == _EMPTY else 0
+            squares[c] = (reach[c], cross_ok[c] is not None, factors[c], mults[c], cross_sum[c] * mults[c], end,
+                          through, old_value, room)
+        return squares
 
 
 class _Generator:
@@ -282,17 +297,8 @@ class _Generator:
                 c = end
             else:
                 c += 1
-        squares: list[tuple[int, bool, int, int, int, int, str, int, int] | None] = [None] * size
-        factors, mults = factor[r], word_mult[r]
-        for c in range(size):
-            if cells[c] != _EMPTY:
-                continue
-            through, end, old_value = runs.get(c + 1, ("", c + 1, 0))
-            room = reach[end] if end < size and cells[end] == _EMPTY else 0
-            squares[c] = (reach[c], cross_ok[c] is not None, factors[c], mults[c], cross_sum[c] * mults[c], end,
-                          through, old_value, room)
-        return _Line(cells, values[r], factors, mults, cross_ok, cross_sum, limited, runs, reach, tuple(cells),
-                     squares)
+        return _Line(cells, values[r], factor[r], word_mult[r], cross_ok, cross_sum, limited, runs, reach,
+                     tuple(cells))
 
     def _perpendicular(self, grid, values, r: int, c: int) -> tuple[str, str, int]:
         """Letters above and below (r, c) in the oriented grid, and their face-value sum."""
@@ -312,12 +318,13 @@ class _Generator:
     def _find_parts(self, longest: int) -> None:
         """Every word prefix of 1 to ``longest`` tiles the rack can spell, shortest first, indexed by last letter."""
         children, cache = self.graph.children, self.graph.cache
-        masks, graph_mask = self.graph.masks, self.graph.mask
+        nodes, graph_node = self.graph.nodes, self.graph.node
         blank_letters = self.allowed_letters
         value = self.values
         finals = self.graph.finals
         blank_bits = self.graph.letter_bits(blank_letters)
-        rack_left = self._rack_left
+        rack_left, racks = self._rack_left, self.racks
+        new_part = tuple.__new__  # a NamedTuple's own __new__ is a Python call: a fifth of the time here
         by_last = self.by_last
         parts = self.parts
         # (node, letters, blank flags, values, the rack's letters left as text, blanks left) per prefix of one length
@@ -341,13 +348,14 @@ class _Generator:
                                           blanks_left - 1))
             ends = length >= 2
             for node, letters, flags, values, remaining, blanks_left in grown:
-                rack, rack_bits = rack_left(remaining)
-                next_bits = masks.get(node)
-                if next_bits is None:
-                    next_bits = graph_mask(node)
-                part = _Part(length, node, letters, flags, values, rack, rack_bits, blanks_left,
-                             len(remaining) + blanks_left, ends and bool(finals[node]),
-                             next_bits & (rack_bits | blank_bits if blanks_left else rack_bits), next_bits)
+                entry = racks.get(remaining)
+                rack, rack_bits = rack_left(remaining) if entry is None else entry
+                found = nodes.get(node)
+                kids, next_bits = graph_node(node) if found is None else found
+                part = new_part(_Part, (length, node, letters, flags, values, rack, rack_bits, blanks_left,
+                                        len(remaining) + blanks_left, ends and bool(finals[node]),
+                                        next_bits & (rack_bits | blank_bits if blanks_left else rack_bits), kids,
+                                        next_bits))
                 parts.append(part)
                 last = by_last.get(letters[-1])
                 if last is None:
@@ -378,7 +386,10 @@ class _Generator:
     def _line_moves(self, line: _Line, r: int, direction: Direction, stop_squares: Iterable[int] = ()) -> None:
         """Grow words through every anchor of the line (or, with ``stop_squares``, from right after each)."""
         cells, values, factor, word_mult = line.cells, line.values, line.factor, line.word_mult
-        cross_ok, cross_sum, runs, reach, squares = line.cross_ok, line.cross_sum, line.runs, line.reach, line.squares
+        if not (line.anchors or stop_squares):
+            return
+        cross_ok, cross_sum, runs, reach = line.cross_ok, line.cross_sum, line.runs, line.reach
+        squares = line.squares()
         size = self.size
         graph_children = self.graph.children
         cache = self.graph.cache
@@ -394,29 +405,25 @@ class _Generator:
         tiles_left = self.rack_tiles
         rack_bits = self.rack_bits
         blank_bits = self.blank_bits
-        masks, graph_mask = self.graph.masks, self.graph.mask
+        nodes, graph_node = self.graph.nodes, self.graph.node
         letter_of = self.letter_of
         start = 0
         stop: int | None = None
         stop_used = 0  # 1 while the moves start after a stop tile placed with them
         placed: list[tuple[int, str, bool]] = []
 
-        def place(node: int, c: int, main: int, mult: int, cross: int) -> None:
-            """Every rack tile that can go on the empty square ``c`` after ``node``, the moves that end with it, and
-            (recursively) those going on after it. The letters tried are the bits node & square & rack have in
-            common; a tile is laid only when a word can end with it or a tile left on the rack can follow it."""
+        def place(kids: dict[str, int], candidates: int, c: int, main: int, mult: int, cross: int) -> None:
+            """Every rack tile that can go on the empty square ``c`` after a node (its children ``kids``, their
+            letters' bits ``candidates``), the moves that end with it, and (recursively) those going on after it. The
+            letters tried are the bits node & square & rack have in common; a tile is laid only when a word can end
+            with it or a tile left on the rack can follow it."""
             nonlocal blanks, tiles_left, rack_bits
-            kids = cache.get(node)
-            if kids is None:
-                kids = graph_children(node)
-            candidates = masks.get(node)
-            if candidates is None:
-                candidates = graph_mask(node)
             allowed, crossing, f, wm, crossed, end, through, old_value, room = squares[c]  # type: ignore[misc]
             candidates &= allowed
             mult *= wm
-            long_enough = end - start >= 2
-            single = down and crossing and stop is None and not placed  # generated across, see record rules
+            # A word ends here when it has two letters or more, but not a lone tile down that also forms an across
+            # word (that placement is generated across).
+            can_end = end - start >= 2 and not (down and crossing and stop is None and not placed)
             if tiles_left == 1:
                 room = 0
             bits_before = rack_bits
@@ -428,21 +435,22 @@ class _Generator:
                 found ^= letter_bit
                 letter = letter_of[letter_bit]
                 child = kids[letter]
-                for old_letter in through:
-                    old_kids = cache.get(child)
-                    child = (graph_children(child) if old_kids is None else old_kids).get(old_letter)  # type: ignore
+                if through:
+                    for old_letter in through:
+                        old_kids = cache.get(child)
+                        child = (graph_children(child) if old_kids is None else old_kids).get(old_letter)  # type: ignore
+                        if child is None:
+                            break
                     if child is None:
-                        break
-                if child is None:
-                    continue
+                        continue
                 n = letters[letter]
                 bits_left = bits_before ^ letter_bit if n == 1 else bits_before
                 go_on = 0
                 if room:
-                    bits = masks.get(child)
-                    go_on = ((graph_mask(child) if bits is None else bits) & room
-                             & ((bits_left | blank_bits) if blanks else bits_left))
-                final = long_enough and finals[child] and not single
+                    child_node = nodes.get(child)
+                    child_kids, child_bits = graph_node(child) if child_node is None else child_node
+                    go_on = child_bits & room & ((bits_left | blank_bits) if blanks else bits_left)
+                final = can_end and finals[child]
                 if not (final or go_on):
                     continue
                 v = letter_value[letter] * f
@@ -456,7 +464,7 @@ class _Generator:
                 if go_on:
                     letters[letter] = n - 1
                     rack_bits = bits_left
-                    place(child, end, word_main, mult, word_cross)
+                    place(child_kids, child_bits, end, word_main, mult, word_cross)
                     letters[letter] = n
                     rack_bits = bits_before
                 placed.pop()
@@ -471,18 +479,21 @@ class _Generator:
                     found ^= letter_bit
                     letter = letter_of[letter_bit]
                     child = kids[letter]
-                    for old_letter in through:
-                        old_kids = cache.get(child)
-                        child = (graph_children(child) if old_kids is None else old_kids).get(old_letter)  # type: ignore
+                    if through:
+                        for old_letter in through:
+                            old_kids = cache.get(child)
+                            child = (graph_children(child) if old_kids is None else old_kids).get(  # type: ignore
+                                old_letter)
+                            if child is None:
+                                break
                         if child is None:
-                            break
-                    if child is None:
-                        continue
+                            continue
                     go_on = 0
                     if room:
-                        bits = masks.get(child)
-                        go_on = (graph_mask(child) if bits is None else bits) & room & usable
-                    final = long_enough and finals[child] and not single
+                        child_node = nodes.get(child)
+                        child_kids, child_bits = graph_node(child) if child_node is None else child_node
+                        go_on = child_bits & room & usable
+                    final = can_end and finals[child]
                     if not (final or go_on):
                         continue
                     placed.append((c, letter, True))
@@ -491,7 +502,7 @@ class _Generator:
                             word_main * mult + word_cross + bonus[len(placed) + stop_used], direction, r, start, end,
                             tuple(placed), stop, old)))
                     if go_on:
-                        place(child, end, word_main, mult, word_cross)
+                        place(child_kids, child_bits, end, word_main, mult, word_cross)
                     placed.pop()
                 blanks += 1
             tiles_left += 1
@@ -500,7 +511,7 @@ class _Generator:
             stop_used = 1
             for stop in stop_squares:
                 start = stop + 1
-                place(0, start, 0, 1, 0)
+                place(*graph_node(0), start, 0, 1, 0)
             return
         for anchor, free in line.anchors:
             if free < 0:  # old tiles right before the anchor start the word
@@ -515,13 +526,15 @@ class _Generator:
                         break
                 if node is not None:
                     rack, rack_bits, blanks, tiles_left = self.rack, self.rack_bits, self.blanks, self.rack_tiles
-                    place(node, anchor, sum(values[start:anchor]), 1, 0)
+                    place(*graph_node(node), anchor, sum(values[start:anchor]), 1, 0)
                 continue
             # Rack tiles on the free squares before the anchor and on it: a part; they touch nothing before the anchor.
             allowed = cross_ok[anchor]
             run = runs.get(anchor + 1)
             longest = free + 1
             end = anchor + 1
+            if anchor >= longest and cells[anchor - longest] == STOP:
+                longest -= 1  # a new word may not start right after a stop tile laid earlier
             if run is not None:  # the word goes on through the old tiles after the anchor
                 first = run[0][0]
                 first_bit = self.bit.get(first, 0)
@@ -543,15 +556,8 @@ class _Generator:
             lays = [(range(end - k, end), factor[end - k:end], prod(word_mult[end - k:end]))
                     for k in range(longest + 1)]
             # The loop sets rack, rack_bits, blanks and tiles_left for place() (a closure) to read.
-            for length, node, letters, flags, part_values, rack, rack_bits, blanks, tiles_left, ends, goes_on, _ \
-                    in parts:  # noqa: B007
-                squares_laid, factors, mult = lays[length]
-                start = end - length
-                if start > 0 and cells[start - 1] == STOP:
-                    continue  # a new word may not start right after a stop tile laid earlier
-                placed[:] = zip(squares_laid, letters, flags, strict=True)
-                main = sum(map(mul, part_values, factors))
-                cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
+            for length, node, letters, flags, part_values, rack, rack_bits, blanks, tiles_left, ends, goes_on, \
+                    part_kids, next_bits in parts:  # noqa: B007
                 if run is not None:
                     for letter in through:
                         kids = cache.get(node)
@@ -560,22 +566,29 @@ class _Generator:
                             break
                     if node is None:
                         continue
+                squares_laid, factors, mult = lays[length]
+                start = end - length
+                placed[:] = zip(squares_laid, letters, flags, strict=True)
+                main = sum(map(mul, part_values, factors))
+                cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
+                if run is not None:
                     main += old_value
                     if finals[node] and (length > 1 or lone_ok):
                         moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r,
                                                               start, after_run, tuple(placed), None, old)))
                     if tiles_left and room:
-                        bits = masks.get(node)
-                        if (graph_mask(node) if bits is None else bits) & room & (
-                                (rack_bits | blank_bits) if blanks else rack_bits):
-                            place(node, after_run, main, mult, cross)
+                        part_node = nodes.get(node)
+                        if part_node is None:
+                            part_node = graph_node(node)
+                        if part_node[1] & room & ((rack_bits | blank_bits) if blanks else rack_bits):
+                            place(*part_node, after_run, main, mult, cross)
                     continue
                 # No old tiles after the anchor: the part ends here or goes on with rack tiles.
                 if ends:
                     moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r, start,
                                                           end, tuple(placed), None, old)))
                 if goes_on & room:
-                    place(node, end, main, mult, cross)
+                    place(part_kids, next_bits, end, main, mult, cross)
             del placed[:]
 
     # -- Alfapet stop tiles ---------------------------------------------------------------------------
