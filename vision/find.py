@@ -39,6 +39,11 @@ VP_VOTERS = 250
 PEAKS = 3
 #: A grid whose lines show this clearly ends the search over direction pairs.
 CLEAR_LINES = 0.4
+#: A grid found from the picture's segments alone is kept when its lines show this clearly and it beats
+#: the best placement of the other grid size by CASCADE_MARGIN; otherwise the thin-line response's segments
+#: are added and the search run again (the segment detection costs about as much as the rest of the search).
+CASCADE_LINES = 0.4
+CASCADE_MARGIN = 0.1
 #: A segment agrees with a vanishing point when it points at it within about 1.5 degrees.
 VP_COS = float(np.cos(np.radians(1.5)))
 RING_WEIGHT = 0.5
@@ -229,14 +234,14 @@ def _band_profiles(resp: tuple[np.ndarray, np.ndarray], lo: int, hi: int) -> tup
     return cols, rows
 
 
-def _segments(grey: np.ndarray) -> np.ndarray:
+def _segments(grey: np.ndarray, thin: bool = True) -> np.ndarray:
     """Line segments (x1, y1, x2, y2) of at least a few pixels along thin lines.
 
-    Searched on the picture and on its thin-line response: on the latter a grid line stays while wood
-    grain, cloth folds and shadow edges, which are broad, drop out; the former keeps the board's edges."""
-    thin = np.clip(line_response(grey, 3) * 3, 0, 255).astype(np.uint8)
+    Searched on the picture and (``thin``) on its thin-line response: on the latter a grid line stays while
+    wood grain, cloth folds and shadow edges, which are broad, drop out; the former keeps the board's edges."""
     lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
-    found = [f.reshape(-1, 4) for f in (lsd.detect(grey)[0], lsd.detect(thin)[0]) if f is not None]
+    pictures = [grey, np.clip(line_response(grey, 3) * 3, 0, 255).astype(np.uint8)] if thin else [grey]
+    found = [f.reshape(-1, 4) for f in (lsd.detect(p)[0] for p in pictures) if f is not None]
     if not found:
         return np.zeros((0, 4), np.float32)
     segs = np.concatenate(found)
@@ -404,8 +409,9 @@ def _lattice_for_families(grey, segs, fams, seg_scale, grids, rng):
 
 
 def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, grids: tuple[int, ...]):
-    """(score, n, corners, line) of the grid's extent decided again in a picture of the found grid with
-    SETTLE_MARGIN cells around it, or None.
+    """(score, n, corners, line, margin) of the grid's extent decided again in a picture of the found grid
+    with SETTLE_MARGIN cells around it, or None; ``margin``: how much better it scores than the best
+    placement of the other grid size (infinite when only one size is searched).
 
     The lattice search sees only the region it guessed; a grid cut by its edge looks like a smaller grid
     with nothing beyond. Here the lines found are carried on a few cells every way, so a grid too small,
@@ -427,6 +433,7 @@ def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, gri
     centres = (c // 4 + c // 2 * np.arange(n + 2 * m)).astype(int)
     cells = lab[centres][:, centres]
     best = None
+    by_size = []
     for g in grids:
         score, line = _window_scores(cross_v, cross_h, g)
         if score.size == 0 or not np.isfinite(score.max()):
@@ -437,12 +444,16 @@ def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, gri
         totals = score.flat[order] - ASYM_WEIGHT * _asymmetry(cells, g, *np.unravel_index(order, score.shape))
         my, kx = np.unravel_index(int(order[int(np.argmax(totals))]), score.shape)
         score[my, kx] = max(totals)
+        by_size.append(float(score[my, kx]))
         if best is None or score[my, kx] > best[0]:
             x0, y0, x1, y1 = lines[kx], lines[my], lines[kx] + g * c, lines[my] + g * c
             canon = np.float64([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
             back = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(hom)).reshape(4, 2)
             best = (float(score[my, kx]), g, back.astype(np.float32), float(line[my, kx]))
-    return best
+    if best is None:
+        return None
+    margin = best[0] - sorted(by_size)[-2] if len(by_size) > 1 else np.inf
+    return (*best, margin)
 
 
 def _lattice_region(segs: np.ndarray, members: list[np.ndarray], rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -561,16 +572,20 @@ def find_grid(frame: np.ndarray, grid: int | None = None) -> Found:
     work, scale = _shrink(frame, WORK_SIDE)
     small, s2 = _shrink(work, SEGMENT_SIDE)
     grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    segs = _segments(grey_small)
-    rng = np.random.default_rng(0)
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    best = _grid_from_segments(work, grey, segs, s2, grids, rng) if len(segs) >= 8 else None
+    # First from the picture's own segments; when that grid is unclear, or its size hardly beats the other
+    # size, again with the thin-line response's segments added (and that result stands).
+    for thin in (False, True):
+        segs = _segments(grey_small, thin)
+        best = _grid_from_segments(work, grey, segs, s2, grids, np.random.default_rng(0)) if len(segs) >= 8 else None
+        if best is not None and best[3] >= CASCADE_LINES and best[4] >= CASCADE_MARGIN:
+            break
     if best is None or best[3] < MIN_CONTRAST:
         raise BoardNotFound(
             "no board grid found: no part of the picture shows a lattice of evenly spaced lines"
             + ("" if best is None else f" (best lattice contrast {best[3]:.2f}, needs {MIN_CONTRAST})")
         )
-    score, n, corners, _ = best
+    score, n, corners = best[:3]
     corners, contrast = refine_grid(grey, clockwise(corners), n)
     return Found(clockwise(corners / scale), n, float(score), len(segs))
 
