@@ -104,6 +104,7 @@ def measure(positions, words: WordGraph) -> tuple[list[float], list[float], int,
     whole loop per position (with what the cyclic collector does between calls: the generator pauses it)."""
     wall, cpu = [], []
     count = 0
+    moves: list = []
     loop_started = time.process_time()
     for board, rack, rules in positions:
         started, started_cpu = time.perf_counter(), time.process_time()

@@ -153,8 +153,8 @@ class _Part(NamedTuple):
     tiles_left: int
     ends: bool  # a word of two or more letters may end with it
     goes_on: int  # bits of the letters the node goes on with that the rest of the rack has
-    kids: dict[str, int]  # the node's children
-    next_bits: int  # and their letters' bits
+    kids: dict[str, tuple[int, int, bool]]  # the node's steps (WordGraph.steps)
+    next_bits: int  # the bits of their letters
 
 
 class _Line(NamedTuple):
@@ -317,43 +317,40 @@ class _Generator:
 
     def _find_parts(self, longest: int) -> None:
         """Every word prefix of 1 to ``longest`` tiles the rack can spell, shortest first, indexed by last letter."""
-        children, cache = self.graph.children, self.graph.cache
-        nodes, graph_node = self.graph.nodes, self.graph.node
+        step_cache, graph_steps = self.graph.step_cache, self.graph.steps
         blank_letters = self.allowed_letters
         value = self.values
-        finals = self.graph.finals
-        blank_bits = self.graph.letter_bits(blank_letters)
+        blank_bits = self.blank_bits
         rack_left, racks = self._rack_left, self.racks
         new_part = tuple.__new__  # a NamedTuple's own __new__ is a Python call: a fifth of the time here
         by_last = self.by_last
         parts = self.parts
-        # (node, letters, blank flags, values, the rack's letters left as text, blanks left) per prefix of one length
-        level: list[tuple[int, tuple[str, ...], tuple[bool, ...], tuple[int, ...], str, int]] = [
-            (0, (), (), (), "".join(sorted(letter * n for letter, n in self.rack.items())), self.blanks)]
+        # (the node's steps, letters, blank flags, values, the rack's letters left as text, blanks left) per prefix
+        level: list[tuple[dict[str, tuple[int, int, bool]], tuple[str, ...], tuple[bool, ...], tuple[int, ...], str,
+                          int]] = [
+            (graph_steps(0), (), (), (), "".join(sorted(letter * n for letter, n in self.rack.items())), self.blanks)]
         for length in range(1, longest + 1):
             grown = []
-            for node, letters, flags, values, remaining, blanks_left in level:
-                kids = cache.get(node)
-                if kids is None:
-                    kids = children(node)
+            for kids, letters, flags, values, remaining, blanks_left in level:
                 for letter in dict.fromkeys(remaining):
-                    child = kids.get(letter)
-                    if child is not None:
-                        grown.append((child, letters + (letter,), flags + (False,), values + (value[letter],),
+                    step = kids.get(letter)
+                    if step is not None:
+                        grown.append((step, letters + (letter,), flags + (False,), values + (value[letter],),
                                       remaining.replace(letter, "", 1), blanks_left))
                 if blanks_left:
-                    for letter, child in kids.items():
+                    for letter, step in kids.items():
                         if letter in blank_letters:
-                            grown.append((child, letters + (letter,), flags + (True,), values + (0,), remaining,
+                            grown.append((step, letters + (letter,), flags + (True,), values + (0,), remaining,
                                           blanks_left - 1))
             ends = length >= 2
-            for node, letters, flags, values, remaining, blanks_left in grown:
+            level = []
+            for (node, next_bits, final), letters, flags, values, remaining, blanks_left in grown:
                 entry = racks.get(remaining)
                 rack, rack_bits = rack_left(remaining) if entry is None else entry
-                found = nodes.get(node)
-                kids, next_bits = graph_node(node) if found is None else found
+                found = step_cache.get(node)
+                kids = graph_steps(node) if found is None else found
                 part = new_part(_Part, (length, node, letters, flags, values, rack, rack_bits, blanks_left,
-                                        len(remaining) + blanks_left, ends and bool(finals[node]),
+                                        len(remaining) + blanks_left, ends and final,
                                         next_bits & (rack_bits | blank_bits if blanks_left else rack_bits), kids,
                                         next_bits))
                 parts.append(part)
@@ -362,7 +359,7 @@ class _Generator:
                     by_last[letters[-1]] = [part]
                 else:
                     last.append(part)
-            level = grown
+                level.append((kids, letters, flags, values, remaining, blanks_left))
 
     def _parts_going_on_with(self, letter: str) -> list[_Part]:
         parts = self.by_next.get(letter)
@@ -393,7 +390,6 @@ class _Generator:
         size = self.size
         graph_children = self.graph.children
         cache = self.graph.cache
-        finals = self.graph.finals
         letter_value = self.values
         moves = self.moves
         new_move = tuple.__new__
@@ -405,18 +401,19 @@ class _Generator:
         tiles_left = self.rack_tiles
         rack_bits = self.rack_bits
         blank_bits = self.blank_bits
-        nodes, graph_node = self.graph.nodes, self.graph.node
+        step_cache, graph_steps, graph_mask = self.graph.step_cache, self.graph.steps, self.graph.mask
         letter_of = self.letter_of
         start = 0
         stop: int | None = None
         stop_used = 0  # 1 while the moves start after a stop tile placed with them
         placed: list[tuple[int, str, bool]] = []
 
-        def place(kids: dict[str, int], candidates: int, c: int, main: int, mult: int, cross: int) -> None:
-            """Every rack tile that can go on the empty square ``c`` after a node (its children ``kids``, their
-            letters' bits ``candidates``), the moves that end with it, and (recursively) those going on after it. The
-            letters tried are the bits node & square & rack have in common; a tile is laid only when a word can end
-            with it or a tile left on the rack can follow it."""
+        def place(kids: dict[str, tuple[int, int, bool]], candidates: int, c: int, main: int, mult: int,
+                  cross: int) -> None:
+            """Every rack tile that can go on the empty square ``c`` after a node (its steps ``kids``, their letters'
+            bits ``candidates``), the moves that end with it, and (recursively) those going on after it. The letters
+            tried are the bits node & square & rack have in common; a tile is laid only when a word can end with it
+            or a tile left on the rack can follow it."""
             nonlocal blanks, tiles_left, rack_bits
             allowed, crossing, f, wm, crossed, end, through, old_value, room = squares[c]  # type: ignore[misc]
             candidates &= allowed
@@ -434,23 +431,20 @@ class _Generator:
                 letter_bit = found & -found
                 found ^= letter_bit
                 letter = letter_of[letter_bit]
-                child = kids[letter]
+                child, child_bits, final = kids[letter]
                 if through:
                     for old_letter in through:
-                        old_kids = cache.get(child)
-                        child = (graph_children(child) if old_kids is None else old_kids).get(old_letter)  # type: ignore
-                        if child is None:
+                        old_steps = step_cache.get(child)
+                        step = (graph_steps(child) if old_steps is None else old_steps).get(old_letter)
+                        if step is None:
                             break
-                    if child is None:
+                        child, child_bits, final = step
+                    if step is None:
                         continue
                 n = letters[letter]
                 bits_left = bits_before ^ letter_bit if n == 1 else bits_before
-                go_on = 0
-                if room:
-                    child_node = nodes.get(child)
-                    child_kids, child_bits = graph_node(child) if child_node is None else child_node
-                    go_on = child_bits & room & ((bits_left | blank_bits) if blanks else bits_left)
-                final = can_end and finals[child]
+                go_on = child_bits & room & ((bits_left | blank_bits) if blanks else bits_left)
+                final = can_end and final
                 if not (final or go_on):
                     continue
                 v = letter_value[letter] * f
@@ -464,13 +458,15 @@ class _Generator:
                 if go_on:
                     letters[letter] = n - 1
                     rack_bits = bits_left
-                    place(child_kids, child_bits, end, word_main, mult, word_cross)
+                    child_steps = step_cache.get(child)
+                    place(graph_steps(child) if child_steps is None else child_steps, child_bits, end, word_main,
+                          mult, word_cross)
                     letters[letter] = n
                     rack_bits = bits_before
                 placed.pop()
             if blanks:
                 found = candidates & blank_bits
-                usable = (bits_before | blank_bits) if blanks > 1 else bits_before
+                usable = room & ((bits_before | blank_bits) if blanks > 1 else bits_before)
                 blanks -= 1
                 word_main = main + old_value
                 word_cross = cross + crossed if crossing else cross
@@ -478,22 +474,18 @@ class _Generator:
                     letter_bit = found & -found
                     found ^= letter_bit
                     letter = letter_of[letter_bit]
-                    child = kids[letter]
+                    child, child_bits, final = kids[letter]
                     if through:
                         for old_letter in through:
-                            old_kids = cache.get(child)
-                            child = (graph_children(child) if old_kids is None else old_kids).get(  # type: ignore
-                                old_letter)
-                            if child is None:
+                            old_steps = step_cache.get(child)
+                            step = (graph_steps(child) if old_steps is None else old_steps).get(old_letter)
+                            if step is None:
                                 break
-                        if child is None:
+                            child, child_bits, final = step
+                        if step is None:
                             continue
-                    go_on = 0
-                    if room:
-                        child_node = nodes.get(child)
-                        child_kids, child_bits = graph_node(child) if child_node is None else child_node
-                        go_on = child_bits & room & usable
-                    final = can_end and finals[child]
+                    go_on = child_bits & usable
+                    final = can_end and final
                     if not (final or go_on):
                         continue
                     placed.append((c, letter, True))
@@ -502,7 +494,9 @@ class _Generator:
                             word_main * mult + word_cross + bonus[len(placed) + stop_used], direction, r, start, end,
                             tuple(placed), stop, old)))
                     if go_on:
-                        place(child_kids, child_bits, end, word_main, mult, word_cross)
+                        child_steps = step_cache.get(child)
+                        place(graph_steps(child) if child_steps is None else child_steps, child_bits, end, word_main,
+                              mult, word_cross)
                     placed.pop()
                 blanks += 1
             tiles_left += 1
@@ -511,7 +505,7 @@ class _Generator:
             stop_used = 1
             for stop in stop_squares:
                 start = stop + 1
-                place(*graph_node(0), start, 0, 1, 0)
+                place(graph_steps(0), graph_mask(0), start, 0, 1, 0)
             return
         for anchor, free in line.anchors:
             if free < 0:  # old tiles right before the anchor start the word
@@ -526,7 +520,8 @@ class _Generator:
                         break
                 if node is not None:
                     rack, rack_bits, blanks, tiles_left = self.rack, self.rack_bits, self.blanks, self.rack_tiles
-                    place(*graph_node(node), anchor, sum(values[start:anchor]), 1, 0)
+                    place(graph_steps(node), graph_mask(node), anchor, sum(values[start:anchor]), 1,  # type: ignore
+                          0)
                 continue
             # Rack tiles on the free squares before the anchor and on it: a part; they touch nothing before the anchor.
             allowed = cross_ok[anchor]
@@ -559,12 +554,14 @@ class _Generator:
             for length, node, letters, flags, part_values, rack, rack_bits, blanks, tiles_left, ends, goes_on, \
                     part_kids, next_bits in parts:  # noqa: B007
                 if run is not None:
+                    node_bits = 0
                     for letter in through:
-                        kids = cache.get(node)
-                        node = (graph_children(node) if kids is None else kids).get(letter)  # type: ignore[assignment]
-                        if node is None:
+                        node_steps = step_cache.get(node)
+                        step = (graph_steps(node) if node_steps is None else node_steps).get(letter)
+                        if step is None:
                             break
-                    if node is None:
+                        node, node_bits, ends = step
+                    if step is None:
                         continue
                 squares_laid, factors, mult = lays[length]
                 start = end - length
@@ -573,15 +570,13 @@ class _Generator:
                 cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
                 if run is not None:
                     main += old_value
-                    if finals[node] and (length > 1 or lone_ok):
+                    if ends and (length > 1 or lone_ok):
                         moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r,
                                                               start, after_run, tuple(placed), None, old)))
-                    if tiles_left and room:
-                        part_node = nodes.get(node)
-                        if part_node is None:
-                            part_node = graph_node(node)
-                        if part_node[1] & room & ((rack_bits | blank_bits) if blanks else rack_bits):
-                            place(*part_node, after_run, main, mult, cross)
+                    if tiles_left and node_bits & room & ((rack_bits | blank_bits) if blanks else rack_bits):
+                        node_steps = step_cache.get(node)
+                        place(graph_steps(node) if node_steps is None else node_steps, node_bits, after_run, main,
+                              mult, cross)
                     continue
                 # No old tiles after the anchor: the part ends here or goes on with rack tiles.
                 if ends:

@@ -48,7 +48,7 @@ class WordGraph:
     """A minimal DAWG. Node 0 is the root; :meth:`walk` returns ``None`` for a prefix no word has."""
 
     __slots__ = ("alphabet", "fingerprint", "_first", "_final", "_letters", "_targets", "_children", "_masks", "_bits",
-                 "_between", "_count", "_nodes")
+                 "_between", "_count", "_steps")
 
     def __init__(self, alphabet: str, first: array, final: bytes, letters: bytes, targets: array,
                  fingerprint: str = "") -> None:
@@ -60,7 +60,7 @@ class WordGraph:
         self._targets = targets
         self._children: dict[int, dict[str, int]] = {}
         self._masks: dict[int, int] = {}
-        self._nodes: dict[int, tuple[dict[str, int], int]] = {}
+        self._steps: dict[int, dict[str, tuple[int, int, bool]]] = {}
         self._bits = {letter: 1 << i for i, letter in enumerate(alphabet)}
         self._between: dict[tuple[str, str], tuple[frozenset[str], int]] = {}
         self._count: int | None = None
@@ -101,17 +101,24 @@ class WordGraph:
         """The masks made so far, by node (for tight loops: ``masks.get(node)`` before :meth:`mask`)."""
         return self._masks
 
-    def node(self, node: int) -> tuple[dict[str, int], int]:
-        """(:meth:`children`, :meth:`mask`) of ``node``: one look-up for both in the move generator (cached)."""
-        found = self._nodes.get(node)
+    def steps(self, node: int) -> dict[str, tuple[int, int, bool]]:
+        """``{letter: (child node, its mask, a word ends there)}`` of ``node``: what the move generator needs per
+        tile laid, in one look-up (cached; do not modify)."""
+        found = self._steps.get(node)
         if found is None:
-            found = self._nodes[node] = (self.children(node), self.mask(node))
+            alphabet, letters, targets, final = self.alphabet, self._letters, self._targets, self._final
+            mask = self.mask
+            found = {}
+            for i in range(self._first[node], self._first[node + 1]):
+                child = targets[i]
+                found[alphabet[letters[i]]] = (child, mask(child), bool(final[child]))
+            self._steps[node] = found
         return found
 
     @property
-    def nodes(self) -> dict[int, tuple[dict[str, int], int]]:
-        """The :meth:`node` pairs made so far (for tight loops: ``nodes.get(node)`` before :meth:`node`)."""
-        return self._nodes
+    def step_cache(self) -> dict[int, dict[str, tuple[int, int, bool]]]:
+        """The :meth:`steps` made so far, by node (for tight loops: ``step_cache.get(node)`` before :meth:`steps`)."""
+        return self._steps
 
     def between(self, prefix: str, suffix: str) -> tuple[frozenset[str], int]:
         """The letters x that make ``prefix + x + suffix`` a word, and their bits (cached: boards repeat them)."""
