@@ -20,6 +20,8 @@ import numpy as np
 GLYPH_PX = 24
 #: How far beyond its cell a tile crop reaches (fraction of a cell on each side).
 CROP_PAD = 0.18
+#: Ink this wide or tall (cells) is the tile's outline rather than its letter (letters stand at most ~0.7).
+_OUTLINE = 0.8
 
 
 @dataclass(frozen=True)
@@ -65,16 +67,20 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     otsu, _ = cv2.threshold(centre, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     min_area = max(3, int(0.002 * h * w))
     # A blurred letter can run into the dark gap at the tile's edge (and so touch the crop's border):
-    # a darker threshold parts them.
-    for level in (0.55, 0.35):
+    # a darker threshold parts them. A blob about as big as the cell is the outline printed or shaded round
+    # the tile, not its letter; only when no other blob will do is it taken (a letter run into that outline).
+    for level, whole_tile in ((0.55, False), (0.35, False), (0.55, True), (0.35, True)):
         thresh = min(otsu, ink_level + level * (background - ink_level))
         n, labels, stats, cents = cv2.connectedComponentsWithStats((grey < thresh).astype(np.uint8), connectivity=8)
         x, y, bw, bh, area = stats.T
         inside = (area >= min_area) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
         inside[0] = False  # the background
+        letter_sized = whole_tile | (np.maximum(bw, bh) < _OUTLINE * cell_px)
         # The letter: largest blob whose centre lies in the middle of the crop.
-        mid = np.flatnonzero(inside & (np.abs(cents[:, 0] - w / 2) < 0.3 * w) & (np.abs(cents[:, 1] - h / 2) < 0.3 * h))
-        if mid.size and bh[mid[np.argmax(area[mid])]] >= 0.25 * cell_px:
+        mid = np.flatnonzero(inside & letter_sized & (np.abs(cents[:, 0] - w / 2) < 0.3 * w)
+                             & (np.abs(cents[:, 1] - h / 2) < 0.3 * h))
+        # Height or width: a tile laid turned shows an I as a bar across.
+        if mid.size and max(bh[mid[np.argmax(area[mid])]], bw[mid[np.argmax(area[mid])]]) >= 0.25 * cell_px:
             break
     else:
         return Glyph(None, contrast, 0.0)
@@ -90,7 +96,7 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
         # Umlaut dots that touch the letter: the letter starts below the gap.
         marks = 1
         my, mh = my + split, mh - split
-    if mh < 0.25 * cell_px:
+    if max(mh, mw) < 0.25 * cell_px:
         return Glyph(None, contrast, mh / cell_px)
     letter = mask[my : my + mh, mx : mx + mw].copy()  # its stroke width is measured only if marks need it
     for i in keep:

@@ -23,7 +23,9 @@ from __future__ import annotations
 import re
 import statistics
 import time
+from collections import Counter
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 
 from engine.board import Board
@@ -33,13 +35,24 @@ from engine.gcg import GcgRecord, parse_gcg
 from engine.gcg import replay as replay_record
 from engine.moves import Exchange, PlacedTile, Placement, RackPoints, TimePenalty, Withdraw
 from engine.rules import Rules
+from engine.scoring import score_placement
+from engine.squares import Square
+from vision.classifier import UNSURE_MARGIN
 from vision.diff import DiffProblem, Proposal, ProposalKind, WordCheck, name_blanks, propose, split_moves
 from vision.errors import VisionError
-from vision.reader import BoardReader, BoardReading, load_frame
+from vision.reader import BoardReader, BoardReading, TileReading, load_frame
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 #: Only letters read with at least this margin teach the classifier (self-training must not learn its errors).
 LEARN_MARGIN = 0.05
+#: A letter read is swapped for another that makes every word of its move valid only when the other looked
+#: almost as much like the tile (its similarity at most this much lower): a call the reader itself is unsure
+#: of (it would ask the player) is settled by the dictionary. A letter read clearly stands, so a phony is read
+#: as the phony it is, and a dictionary that lacks some of the game's words cannot talk a right letter away
+#: (a gap of 0.08 did that on the synthetic games read with an English list that is not the games' lexicon).
+WORD_SWAP_GAP = UNSURE_MARGIN
+#: Letters swapped together at most in one move.
+_MAX_SWAPS = 2
 #: At most this many moves are looked for on one photo (unreadable photos in a row before it, plus its own).
 MAX_MOVES_PER_PHOTO = 4
 
@@ -176,19 +189,22 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
         if proposal.kind is ProposalKind.CONFLICT:
             # Photos numbered 4, 6: the photo of move 5 is missing, so photo 6 shows two moves.
             gap = (number - last_number) if (number := image_number(photo)) is not None and last_number else 1
-            parts = _split(proposal, before, rules, max(len(waiting) + 1, gap), words, turn)
-            if parts is None:
+            seen = [_glimpse(t.reading, before) for t in waiting]
+            found = _split(proposal, before, rules, max(len(waiting) + 1, gap), words, turn, seen)
+            if found is None:
                 turn.notes.append("no split into legal moves; its tiles are looked for again on the next photo")
                 waiting.append(turn)
                 continue
-            # The unreadable photos before this one own the first moves; extra moves are this photo's.
-            owners = [*waiting, turn][-len(parts):]
-            owners = [*owners[:-1], *[turn] * (len(parts) - len(owners) + 1)]
-            for earlier in [*waiting, turn][: -len(parts)]:
-                earlier.text += " (no move of its own found)"
+            parts, owned_by = found
+            readings = {t.square: t for t in proposal.new_tiles}
+            owners = [[*waiting, turn][i] for i in owned_by]
+            for earlier in waiting:
+                if earlier not in owners:
+                    earlier.text += " (no move of its own found)"
             turn.text = ""
             for owner, part in zip(owners, parts, strict=True):
                 board_before = game.board.copy()
+                part = _prefer_words(part, readings, board_before, rules, words, owner)
                 event = _play(game, _with_blanks(part, board_before, rules, words, owner), owner)
                 if event is None:
                     break
@@ -215,12 +231,26 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
             turn.text = "withdrawn"
             last_placement = None
         if proposal.placement is not None:
-            placement = _with_blanks(proposal.placement, game.board, rules, words, turn)
+            # A covered photo that already shows this move's tiles owns the move; this photo is then a pass.
+            owner = turn
+            if waiting_now and not proposal.removed:
+                seen = [_glimpse(t.reading, before) for t in waiting_now]
+                owner = [*waiting_now, turn][_owners([proposal.placement], seen, len(waiting_now) + 1)[0]]
+            placement = _prefer_words(proposal.placement, {t.square: t for t in proposal.new_tiles}, game.board,
+                                      rules, words, owner)
+            placement = _with_blanks(placement, game.board, rules, words, owner)
             board_before = game.board.copy()
-            event = _play(game, placement, turn)
+            event = _play(game, placement, owner)
             if event is None:
                 continue
             shown = f"{placement.notation(board_before)} {event.score:+d}"
+            if owner is not turn:
+                owner.text = f"{owner.text}; read from {photo.name}: {shown}"
+                owner.before = board_before
+                if _play(game, Exchange(count=0), turn) is not None:
+                    turn.text = "exchange or pass"
+                last_placement, last_owner = placement, event.player
+                continue
             turn.text = f"withdrawn + {shown}" if turn.text == "withdrawn" else shown
             last_placement, last_owner = placement, event.player
             if learn and proposal.problems & ~DiffProblem.BLANK_NEEDS_LETTER == DiffProblem.NONE:
@@ -245,27 +275,144 @@ def _play(game: Game, move, turn: Turn, *, player: int | None = None) -> GameEve
 
 
 def _split(proposal: Proposal, board: Board, rules: Rules, moves: int, words: WordCheck | None,
-           turn: Turn) -> list[Placement] | None:
-    """The moves one photo shows, split by the rules (and the dictionary); notes an ambiguous split."""
+           turn: Turn, seen: list[Glimpse | None]) -> tuple[list[Placement], tuple[int, ...]] | None:
+    """The moves one photo shows and the photos they belong to (``seen``: what each covered photo before
+    it showed, oldest first; the owners are indices into those photos and this one), split by the rules
+    (and the dictionary) and ordered by what the covered photos showed; notes a split that stays ambiguous."""
     tiles = [PlacedTile(t.square, "?" if t.guess is None else t.guess.letter, blank=t.guess is None)
              for t in proposal.new_tiles]
     if len(tiles) < 2:
         return None
+    photos = [*seen, None]
     # The fewest moves that explain the photo: a missing photo may have been an exchange or a pass.
     for k in range(2, max(moves, MAX_MOVES_PER_PHOTO) + 1):
         splits = split_moves(tiles, board, rules, k, words)
-        if splits:
-            if len(splits) > 1:
-                shown = " | ".join(", ".join(p.notation(board) if i == 0 else _squares(p) for i, p in enumerate(s))
-                                   for s in splits[:3])
-                turn.notes.append(f"{len(splits)} ways to split the {len(tiles)} new tiles into {k} moves "
-                                  f"({shown}{' ...' if len(splits) > 3 else ''}); took the first")
-            return splits[0]
+        if not splits:
+            continue
+        ranked = sorted(((_contradictions(split, photos, owners), i, split, owners)
+                         for i, split in enumerate(splits) for owners in _assignments(k, len(photos))),
+                        key=lambda x: (x[0], x[1]))
+        best = [r for r in ranked if r[0] == ranked[0][0]]
+        # Splits that differ only in the photo a move is credited to count once (the default is the latest).
+        if len({id(r[2]) for r in best}) > 1:
+            shown = " | ".join(", ".join(p.notation(board) if i == 0 else _squares(p) for i, p in enumerate(r[2]))
+                               for r in best[:3])
+            turn.notes.append(f"{len({id(r[2]) for r in best})} ways to split the {len(tiles)} new tiles into {k} "
+                              f"moves ({shown}{' ...' if len(best) > 3 else ''}); took the first")
+        _, _, split, owners = best[0]
+        return split, owners
     return None
+
+
+@dataclass(frozen=True)
+class Glimpse:
+    """What a covered photo still showed: squares seen holding a tile, squares seen empty (not hidden)."""
+
+    tiles: frozenset
+    empty: frozenset
+
+
+def _glimpse(reading: BoardReading | None, board: Board) -> Glimpse | None:
+    """What an unreadable photo showed outside its hidden cells; None when it shows nothing trustworthy
+    (no board, or the tiles already played are not where they lie: the grid was found off)."""
+    if reading is None or reading.occupancy is None:
+        return None
+    hidden = set(reading.hidden)
+    tiles = reading.occupied() - hidden
+    n = reading.occupancy.state.shape[0]
+    empty = {Square(r, c) for r in range(n) for c in range(n)} - tiles - hidden
+    played = {sq for sq, cell in board if not cell.is_stop} - hidden
+    if played and len(played & tiles) < 0.9 * len(played):
+        return None
+    return Glimpse(frozenset(tiles), frozenset(empty))
+
+
+def _assignments(moves: int, photos: int) -> list[tuple[int, ...]]:
+    """The photos (indices, in order) that can own ``moves`` consecutive moves, the latest first; more
+    moves than photos: the last photo owns the extra ones."""
+    if moves >= photos:
+        return [(*range(photos - 1), *[photos - 1] * (moves - photos + 1))]
+    return sorted(combinations(range(photos), moves), key=lambda c: [-i for i in reversed(c)])
+
+
+def _contradictions(parts: list[Placement], photos: list[Glimpse | None], owners: tuple[int, ...]) -> int:
+    """Squares where a covered photo contradicts the moves credited to it and the photos before it."""
+    new = set().union(*({t.square for t in p.letter_tiles} for p in parts))
+    bad = 0
+    for at, glimpse in enumerate(photos):
+        if glimpse is None:
+            continue
+        shown = set().union(*({t.square for t in p.letter_tiles} for p, o in zip(parts, owners, strict=True)
+                              if o <= at))
+        bad += len(shown & glimpse.empty) + len((new - shown) & glimpse.tiles)
+    return bad
+
+
+def _owners(parts: list[Placement], seen: list[Glimpse | None], photos: int) -> tuple[int, ...]:
+    """The photos (indices into the covered ones and this one) that own ``parts``: the assignment the
+    covered photos contradict least, the latest photos when that cannot tell."""
+    glimpses = [*seen, None]
+    return min(_assignments(len(parts), photos), key=lambda c: _contradictions(parts, glimpses, c))
 
 
 def _squares(placement: Placement) -> str:
     return "+".join(t.square.name for t in placement.letter_tiles)
+
+
+def _prefer_words(placement: Placement, readings: dict[Square, TileReading], board: Board, rules: Rules,
+                  words: WordCheck | None, turn: Turn) -> Placement:
+    """The placement with up to :data:`_MAX_SWAPS` letters swapped for close second readings
+    (:data:`WORD_SWAP_GAP`) when the letters read make an invalid word and the swapped ones make every word
+    valid (within the tile counts); the cheapest such swap, noted. Unchanged without a dictionary."""
+    if words is None or not _has_invalid_word(placement, board, rules, words):
+        return placement
+    options: list[tuple[int, str, float]] = []  # (tile index, other letter, similarity given up)
+    tiles = list(placement.tiles)
+    for i, t in enumerate(tiles):
+        reading = readings.get(t.square)
+        if t.blank or reading is None or reading.guess is None or not t.letter.isalpha():
+            continue
+        similarity = dict(reading.guess.top)
+        best = reading.guess.top[0][1]
+        read = similarity.get(t.letter, best)
+        options += [(i, letter, max(0.0, read - sim)) for letter, sim in reading.guess.top
+                    if letter != t.letter and letter.isalpha() and best - sim <= WORD_SWAP_GAP]
+    on_board = Counter(cell.letter for _, cell in board if not cell.blank and not cell.is_stop)
+    for count in range(1, _MAX_SWAPS + 1):
+        found: list[tuple[float, Placement]] = []
+        for swaps in combinations(options, count):
+            if len({i for i, _, _ in swaps}) < count:
+                continue
+            changed = list(tiles)
+            for i, letter, _ in swaps:
+                t = changed[i]
+                changed[i] = PlacedTile(t.square, letter, blank=False, kind=t.kind, arrow=t.arrow)
+            used = on_board + Counter(t.letter for t in changed if not t.blank and t.letter.isalpha())
+            if any(n > rules.tileset.count(letter) for letter, n in used.items()):
+                continue
+            try:
+                candidate = Placement.from_tiles(changed, board, direction=placement.direction)
+            except EngineError:
+                continue
+            if not _has_invalid_word(candidate, board, rules, words):
+                found.append((sum(cost for _, _, cost in swaps), candidate))
+        if found:
+            cost, chosen = min(found, key=lambda x: x[0])
+            was = {t.square: t.letter for t in placement.tiles}
+            shown = ", ".join(f"{t.square.name} {was[t.square]}->{t.letter}" for t in chosen.tiles
+                              if t.letter != was[t.square])
+            more = f"; {len(found) - 1} other swaps also make words" if len(found) > 1 else ""
+            turn.notes.append(f"read {shown}: the letters first read make no word, these do{more}")
+            return chosen
+    return placement
+
+
+def _has_invalid_word(placement: Placement, board: Board, rules: Rules, words: WordCheck) -> bool:
+    try:
+        texts = score_placement(board, placement, rules).word_texts
+    except EngineError:
+        return False
+    return any("?" not in w and not words(w) for w in texts)
 
 
 def _with_blanks(placement: Placement, board: Board, rules: Rules, words: WordCheck | None,
