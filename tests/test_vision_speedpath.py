@@ -161,3 +161,23 @@ def test_the_nearest_references_are_the_cell_by_cell_medians():
                 assert references is None and option == CellState.STOP
             else:
                 assert references is not None and np.array_equal(references, one_by_one)
+
+
+def test_a_line_of_tiles_read_from_one_warp_reads_as_each_tile_alone():
+    rules = Rules.scrabble("de")
+    reader = BoardReader(PROFILE, rules.tileset)
+    frame = load_frame(DATA / "game01" / "image-20.jpg")
+    reading = reader.read(frame, cells=[])
+    assert reading.geometry is not None and reading.gains is not None
+    tiles = sorted(reading.occupied())
+    row = max({sq.row for sq in tiles}, key=lambda r: sum(sq.row == r for sq in tiles))
+    # Up to 8 tiles of the row with most tiles (a whole board's worth would share the grid's warp instead).
+    line = [sq for sq in tiles if sq.row == row][:8]
+    assert len(line) >= 3
+    together = reader.read_tiles(frame, reading.geometry, line, gains=reading.gains)
+    for sq in line:
+        alone = reader.read_tiles(frame, reading.geometry, [sq], gains=reading.gains)[sq]
+        assert together[sq].symbol == alone.symbol, sq
+        if alone.glyph.image is not None:
+            assert together[sq].glyph.image is not None
+            assert np.abs(together[sq].glyph.image - alone.glyph.image).max() < 0.05, sq  # the warp's rounding only

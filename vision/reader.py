@@ -468,8 +468,8 @@ class BoardReader:
                    gains: np.ndarray | None = None, classify: bool = True) -> dict[Square, TileReading]:
         """Read only these cells of ``frame`` (white-balanced by ``gains``; None: it already is).
 
-        A few cells are warped one by one, so a move costs only its own tiles; many cells (a full
-        board) share one warp of the whole grid.
+        A few cells are warped one by one (a line of them as one box), so a move costs only its own tiles;
+        many cells (a full board) share one warp of the whole grid.
         """
         out = {}
         shapes: dict[Square, np.ndarray | None] = {}  # the print of tiles that may be arrow tiles
@@ -477,16 +477,33 @@ class BoardReader:
         pad = glyphs.CROP_PAD * CELL_PX
         size = int(round(CELL_PX + 2 * pad))
         whole = None
+        to_canon = geom.to_canonical(CELL_PX, WARP_MARGIN)
+        line = None  # (top, left, warp) of a move's tiles along one line
         if len(squares) > _WHOLE_WARP_FROM:
             whole = colour.apply_gains(geom.warp(frame, CELL_PX, WARP_MARGIN), gains) if gains is not None \
                 else geom.warp(frame, CELL_PX, WARP_MARGIN)
-        to_canon = geom.to_canonical(CELL_PX, WARP_MARGIN)
+        elif len(squares) >= 2:
+            top, left = min(sq.row for sq in squares), min(sq.col for sq in squares)
+            rows, cols = max(sq.row for sq in squares) - top + 1, max(sq.col for sq in squares) - left + 1
+            if rows * cols <= 2 * len(squares):
+                # One warp of the tiles' box, cut into crops that sample where a warp per tile would: the
+                # tiles lie whole cells apart. (The first thing after a new frame costs most: fewer calls.)
+                x0 = (WARP_MARGIN + left) * CELL_PX - pad
+                y0 = (WARP_MARGIN + top) * CELL_PX - pad
+                shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+                box = cv2.warpPerspective(frame, shift @ to_canon, ((cols - 1) * CELL_PX + size,
+                                                                    (rows - 1) * CELL_PX + size),
+                                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                line = (top, left, colour.apply_gains(box, gains) if gains is not None else box)
         for sq in squares:
             x0 = (WARP_MARGIN + sq.col) * CELL_PX - pad
             y0 = (WARP_MARGIN + sq.row) * CELL_PX - pad
             if whole is not None and x0 >= 0 and y0 >= 0:
                 ix, iy = int(round(x0)), int(round(y0))
                 crop = whole[iy : iy + size, ix : ix + size]
+            elif line is not None:
+                iy, ix = (sq.row - line[0]) * CELL_PX, (sq.col - line[1]) * CELL_PX
+                crop = line[2][iy : iy + size, ix : ix + size]
             else:
                 shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
                 crop = cv2.warpPerspective(frame, shift @ to_canon, (size, size), flags=cv2.INTER_LINEAR,
