@@ -100,18 +100,20 @@ def clockwise(pts: np.ndarray) -> np.ndarray:
 def line_response(grey: np.ndarray, size: int = 5) -> np.ndarray:
     """Thin lines, light or dark: top-hat plus black-hat with a ``size`` kernel (float32)."""
     kernel = np.ones((size, size), np.uint8)
-    top = cv2.morphologyEx(grey, cv2.MORPH_TOPHAT, kernel)
-    black = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, kernel)
-    return cv2.add(top, black).astype(np.float32)
+    # top-hat (grey - opening) plus black-hat (closing - grey) is closing - opening: no sum saturates.
+    closed, opened = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel), cv2.morphologyEx(grey, cv2.MORPH_OPEN, kernel)
+    return cv2.subtract(closed, opened).astype(np.float32)
 
 
 def axis_responses(grey: np.ndarray, size: int = 5) -> tuple[np.ndarray, np.ndarray]:
     """(vertical, horizontal) line responses: thin lines of either polarity plus step edges across the
     axis (a grid's outer line often merges into the rim and shows only as an edge)."""
     thin = line_response(grey, size)
-    gx = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)) * EDGE_WEIGHT
-    gy = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)) * EDGE_WEIGHT
-    return thin + gx, thin + gy
+    out = []
+    for dx, dy in ((1, 0), (0, 1)):
+        edge = cv2.Sobel(grey, cv2.CV_32F, dx, dy, ksize=3, scale=EDGE_WEIGHT)
+        out.append(np.add(np.abs(edge, out=edge), thin, out=edge))
+    return out[0], out[1]
 
 
 def _lattice_scores(profile: np.ndarray, n: int, starts: np.ndarray, pitches: np.ndarray) -> tuple[np.ndarray, ...]:
