@@ -12,11 +12,12 @@ from engine.moves import PlacedTile, Placement
 from engine.rules import Rules
 from engine.squares import Square
 from vision.classifier import LetterClassifier, LetterGuess
+from vision.diff import split_moves
 from vision.glyphs import CROP_PAD, Glyph, extract
 from vision.locate import Geometry
 from vision.profile import load_profile
 from vision.reader import BoardReader, TileReading
-from vision.replay import Glimpse, Turn, _contradictions, _owners, _prefer_words
+from vision.replay import Glimpse, Turn, _contradictions, _line_cuts, _owners, _prefer_words
 from vision.synthetic import BOARD_STYLES, render_scene, tile_image
 
 RULES = Rules.scrabble("en")
@@ -136,3 +137,16 @@ def test_a_close_call_between_two_letters_is_settled_by_the_dictionary():
     assert _prefer_words(read, clear, board, RULES, words, turn()) is read
     # A valid word is never changed, however close the second letter.
     assert _prefer_words(read, close, board, RULES, {"CAT", "COT"}.__contains__, turn()) is read
+
+
+def test_two_moves_along_one_row_are_split_where_the_row_breaks():
+    """Two moves in the same row with an empty square between them (classic game 1002, photos 10 and 11): no
+    second line to split along; the row's tiles are cut in two runs, each a legal move, either first."""
+    board = board_with("CAT", 7, 7)
+    for t in down("TO", 7, 13, board).tiles:
+        board[t.square] = t.cell
+    tiles = [PlacedTile(Square(7, c), ch) for c, ch in ((5, "A"), (6, "B"), (11, "E"), (12, "S"))]
+    assert split_moves(tiles, board, RULES, 2) == []
+    cuts = [[{t.square.col for t in p.letter_tiles} for p in split] for split in _line_cuts(tiles, board, RULES, None)]
+    assert sorted(map(sorted, cuts[0])) == [[5, 6], [11, 12]]
+    assert sorted(cuts, key=lambda c: min(c[0])) == [[{5, 6}, {11, 12}], [{11, 12}, {5, 6}]]

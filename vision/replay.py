@@ -38,7 +38,17 @@ from engine.rules import Rules
 from engine.scoring import score_placement
 from engine.squares import Square
 from vision.classifier import UNSURE_MARGIN
-from vision.diff import DiffProblem, Proposal, ProposalKind, WordCheck, name_blanks, propose, split_moves
+from vision.diff import (
+    DiffProblem,
+    Proposal,
+    ProposalKind,
+    WordCheck,
+    _invalid_words,
+    _legal_one,
+    name_blanks,
+    propose,
+    split_moves,
+)
 from vision.errors import VisionError
 from vision.reader import BoardReader, BoardReading, TileReading, load_frame
 
@@ -287,6 +297,8 @@ def _split(proposal: Proposal, board: Board, rules: Rules, moves: int, words: Wo
     # The fewest moves that explain the photo: a missing photo may have been an exchange or a pass.
     for k in range(2, max(moves, MAX_MOVES_PER_PHOTO) + 1):
         splits = split_moves(tiles, board, rules, k, words)
+        if not splits and k == 2:
+            splits = _line_cuts(tiles, board, rules, words)
         if not splits:
             continue
         ranked = sorted(((_contradictions(split, photos, owners), i, split, owners)
@@ -302,6 +314,31 @@ def _split(proposal: Proposal, board: Board, rules: Rules, moves: int, words: Wo
         _, _, split, owners = best[0]
         return split, owners
     return None
+
+
+def _line_cuts(tiles: list[PlacedTile], board: Board, rules: Rules, words: WordCheck | None) -> list[list[Placement]]:
+    """Two moves laid along the same line (one row or column holds every new tile): the line's tiles cut in
+    two runs, either run first, each a legal move; with a dictionary the cuts with the fewest invalid words."""
+    rows, cols = {t.square.row for t in tiles}, {t.square.col for t in tiles}
+    if len(rows) > 1 and len(cols) > 1:
+        return []
+    ordered = sorted(tiles, key=lambda t: (t.square.row, t.square.col))
+    found = []
+    for cut in range(1, len(ordered)):
+        for first, second in ((ordered[:cut], ordered[cut:]), (ordered[cut:], ordered[:cut])):
+            a = _legal_one(first, board, rules)
+            if a is None:
+                continue
+            after = board.copy()
+            for t in a.tiles:
+                after[t.square] = t.cell
+            b = _legal_one(second, after, rules)
+            if b is not None:
+                found.append([a, b])
+    if words is None or len(found) < 2:
+        return found
+    invalid = [_invalid_words(split, board, rules, words) for split in found]
+    return [split for split, n in zip(found, invalid, strict=True) if n == min(invalid)]
 
 
 @dataclass(frozen=True)
