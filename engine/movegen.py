@@ -44,7 +44,7 @@ from __future__ import annotations
 import functools
 import gc
 import heapq
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from math import prod
 from operator import mul
 from typing import NamedTuple
@@ -58,6 +58,7 @@ from engine.squares import Direction, Square
 from engine.tiles import ARROW, BLANK, STOP, TileKind
 
 _EMPTY = ""
+_NO_LETTER = frozenset((_EMPTY, STOP))
 
 
 class GeneratedMove(NamedTuple):
@@ -147,6 +148,7 @@ class _Part(NamedTuple):
     letters: tuple[str, ...]
     blanks: tuple[bool, ...]
     values: tuple[int, ...]  # face values (0 for a blank)
+    total: int  # their sum (the part's score on squares without a letter premium)
     rack: dict[str, int]  # the rack's letters left over (shared by parts: restored after use)
     rack_bits: int  # and their bit set (WordGraph.letter_bits)
     blanks_left: int
@@ -169,16 +171,17 @@ class _Line(NamedTuple):
     reach: list[int]  # bits of the letters a new tile may be on each square (WordGraph.letter_bits)
     old: tuple[str, ...]
 
-    def squares(self) -> list[tuple[int, bool, int, int, int, int, str, int, int] | None]:
+    def squares(self, first: int) -> list[tuple[int, bool, int, int, int, int, str, int, int] | None]:
         """Per empty square, what a tile laid there needs (read once per tile, not looked up piece by piece):
         (reach, crosses a word, letter factor, word multiplier, cross sum × multiplier, where the word goes on after
         it (past the old tiles right after it), those tiles' letters, their value sum, bits a next tile may have
-        there). Made only for lines where words are grown."""
+        there). Made only for lines where words are grown, from ``first`` on (tiles laid one by one start at an
+        anchor or right after a stop tile)."""
         cells, reach, factors, mults, cross_ok, cross_sum = (self.cells, self.reach, self.factor, self.word_mult,
                                                              self.cross_ok, self.cross_sum)
         size = len(cells)
         squares: list[tuple[int, bool, int, int, int, int, str, int, int] | None] = [None] * size
-        for c in range(size):
+        for c in range(first, size):
             if cells[c] != _EMPTY:
                 continue
             through, end, old_value = self.runs.get(c + 1, ("", c + 1, 0))
@@ -205,7 +208,11 @@ class _Generator:
         self.racks: dict[str, tuple[dict[str, int], int]] = {}  # (rack, its bits) by the letters left
         self.by_last: dict[str, list[_Part]] = {}  # parts by their last letter, shortest first
         self.bit = {letter: 1 << i for i, letter in enumerate(graph.alphabet)}
-        self.by_next: dict[str, list[_Part]] = {}  # parts whose node goes on with the letter, shortest first
+        self.by_next: dict[str, tuple[list[_Part], list[int]]] = {}  # parts whose node goes on with the letter (and
+        # their cuts, see _cuts)
+        self.cuts: dict[str, list[int]] = {}  # by last letter: see _cuts
+        self.longest = 0  # the longest part
+        self.upto: list[int] = [0]  # the parts' cuts
         self.parts: list[_Part] = []  # shortest first
         size = self.size
         self.cells = [[_EMPTY] * size for _ in range(size)]
@@ -265,7 +272,7 @@ class _Generator:
                 cross_sum[c] = total
                 cross_ok[c], reach[c] = graph.between(prefix, suffix)
                 anchors.append(c)
-            elif (c > 0 and _is_letter(cells[c - 1])) or (c + 1 < size and _is_letter(cells[c + 1])):
+            elif (c > 0 and cells[c - 1] not in _NO_LETTER) or (c + 1 < size and cells[c + 1] not in _NO_LETTER):
                 anchors.append(c)
         if self.empty_board:
             centre = self.rules.layout.centre
@@ -276,7 +283,7 @@ class _Generator:
         limited = []
         previous = -1
         for anchor in anchors:
-            if anchor > 0 and _is_letter(cells[anchor - 1]):
+            if anchor > 0 and cells[anchor - 1] not in _NO_LETTER:
                 limited.append((anchor, -1))
             else:
                 free = 0
@@ -289,9 +296,9 @@ class _Generator:
         runs = {}
         c = 0
         while c < size:
-            if _is_letter(cells[c]):
+            if cells[c] not in _NO_LETTER:
                 end = c
-                while end < size and _is_letter(cells[end]):
+                while end < size and cells[end] not in _NO_LETTER:
                     end += 1
                 runs[c] = ("".join(cells[c:end]), end, sum(values[r][c:end]))
                 c = end
@@ -349,7 +356,7 @@ class _Generator:
                 rack, rack_bits = rack_left(remaining) if entry is None else entry
                 found = step_cache.get(node)
                 kids = graph_steps(node) if found is None else found
-                part = new_part(_Part, (length, node, letters, flags, values, rack, rack_bits, blanks_left,
+                part = new_part(_Part, (length, node, letters, flags, values, sum(values), rack, rack_bits, blanks_left,
                                         len(remaining) + blanks_left, ends and final,
                                         next_bits & (rack_bits | blank_bits if blanks_left else rack_bits), kids,
                                         next_bits))
@@ -360,13 +367,18 @@ class _Generator:
                 else:
                     last.append(part)
                 level.append((kids, letters, flags, values, remaining, blanks_left))
+        self.longest = longest
+        self.cuts = {letter: _cuts(same_last, longest) for letter, same_last in by_last.items()}
+        self.upto = _cuts(parts, longest)
 
-    def _parts_going_on_with(self, letter: str) -> list[_Part]:
-        parts = self.by_next.get(letter)
-        if parts is None:
+    def _parts_going_on_with(self, letter: str, longest: int) -> list[_Part]:
+        """The parts of at most ``longest`` tiles whose node goes on with ``letter``."""
+        found = self.by_next.get(letter)
+        if found is None:
             letter_bit = self.bit.get(letter, 0)
-            parts = self.by_next[letter] = [part for part in self.parts if part.next_bits & letter_bit]
-        return parts
+            parts = [part for part in self.parts if part.next_bits & letter_bit]
+            found = self.by_next[letter] = (parts, _cuts(parts, self.longest))
+        return found[0][:found[1][longest]]
 
     def _rack_left(self, letters: str) -> tuple[dict[str, int], int]:
         """The rack dict of ``letters`` and their bits (one per distinct rest of the rack: they are restored)."""
@@ -380,13 +392,13 @@ class _Generator:
 
     # -- growing words -------------------------------------------------------------------------------
 
-    def _line_moves(self, line: _Line, r: int, direction: Direction, stop_squares: Iterable[int] = ()) -> None:
+    def _line_moves(self, line: _Line, r: int, direction: Direction, stop_squares: Sequence[int] = ()) -> None:
         """Grow words through every anchor of the line (or, with ``stop_squares``, from right after each)."""
         cells, values, factor, word_mult = line.cells, line.values, line.factor, line.word_mult
         if not (line.anchors or stop_squares):
             return
         cross_ok, cross_sum, runs, reach = line.cross_ok, line.cross_sum, line.runs, line.reach
-        squares = line.squares()
+        squares = line.squares(min(stop_squares) + 1 if stop_squares else line.anchors[0][0])
         size = self.size
         graph_children = self.graph.children
         cache = self.graph.cache
@@ -403,6 +415,7 @@ class _Generator:
         blank_bits = self.blank_bits
         step_cache, graph_steps, graph_mask = self.graph.step_cache, self.graph.steps, self.graph.mask
         letter_of = self.letter_of
+        by_last, cuts = self.by_last, self.cuts
         start = 0
         stop: int | None = None
         stop_used = 0  # 1 while the moves start after a stop tile placed with them
@@ -510,7 +523,7 @@ class _Generator:
         for anchor, free in line.anchors:
             if free < 0:  # old tiles right before the anchor start the word
                 start = anchor - 1
-                while start > 0 and _is_letter(cells[start - 1]):
+                while start > 0 and cells[start - 1] not in _NO_LETTER:
                     start -= 1
                 node: int | None = 0
                 for c in range(start, anchor):
@@ -534,39 +547,48 @@ class _Generator:
                 first = run[0][0]
                 first_bit = self.bit.get(first, 0)
                 if allowed is None:
-                    parts = [part for part in self._parts_going_on_with(first) if part.length <= longest]
+                    parts = self._parts_going_on_with(first, longest)
                 else:
-                    parts = [part for letter in allowed for part in self.by_last.get(letter, ())
-                             if part.length <= longest and part.next_bits & first_bit]
+                    parts = [part for letter in allowed if (same_last := by_last.get(letter))
+                             for part in same_last[:cuts[letter][longest]] if part.next_bits & first_bit]
                 # A lone tile on the anchor that also forms an across word is generated across.
                 lone_ok = not (down and allowed is not None)
                 through, after_run, old_value = run
                 room = reach[after_run] if after_run < size and cells[after_run] == _EMPTY else 0
-            else:  # it ends on the anchor or goes on with more tiles
-                room = reach[end] if end < size and cells[end] == _EMPTY else 0
-                candidates = self.parts if allowed is None else (
-                    part for letter in allowed for part in self.by_last.get(letter, ()))
-                parts = [part for part in candidates if part.length <= longest and (part.ends or part.goes_on & room)]
-            f, wm, cs = factor[anchor], word_mult[anchor], cross_sum[anchor]
-            lays = [(range(end - k, end), factor[end - k:end], prod(word_mult[end - k:end]))
-                    for k in range(longest + 1)]
-            # The loop sets rack, rack_bits, blanks and tiles_left for place() (a closure) to read.
-            for length, node, letters, flags, part_values, rack, rack_bits, blanks, tiles_left, ends, goes_on, \
-                    part_kids, next_bits in parts:  # noqa: B007
-                if run is not None:
-                    node_bits = 0
+                # Through the old tiles once per node (parts with a blank or a tile for the same letter share one).
+                walked: dict[int, tuple[int, int, bool] | bool] = {}  # part node -> the step after the old tiles
+                for node in {part.node for part in parts}:
+                    reached: tuple[int, int, bool] | bool = False
+                    step_node = node
                     for letter in through:
-                        node_steps = step_cache.get(node)
-                        step = (graph_steps(node) if node_steps is None else node_steps).get(letter)
+                        node_steps = step_cache.get(step_node)
+                        step = (graph_steps(step_node) if node_steps is None else node_steps).get(letter)
                         if step is None:
                             break
-                        node, node_bits, ends = step
-                    if step is None:
-                        continue
-                squares_laid, factors, mult = lays[length]
+                        step_node = step[0]
+                    else:
+                        reached = step  # type: ignore[assignment]
+                    walked[node] = reached
+                parts = [part for part in parts if walked[part.node]]
+            else:  # it ends on the anchor or goes on with more tiles
+                room = reach[end] if end < size and cells[end] == _EMPTY else 0
+                if allowed is None:
+                    parts = [part for part in self.parts[:self.upto[longest]] if part.ends or part.goes_on & room]
+                else:
+                    parts = [part for letter in allowed if (same_last := by_last.get(letter))
+                             for part in same_last[:cuts[letter][longest]] if part.ends or part.goes_on & room]
+            f, wm, cs = factor[anchor], word_mult[anchor], cross_sum[anchor]
+            lays = [(range(end - k, end), factor[end - k:end], prod(word_mult[end - k:end]),
+                     factor[end - k:end].count(1) == k) for k in range(longest + 1)]
+            # The loop sets rack, rack_bits, blanks and tiles_left for place() (a closure) to read.
+            for length, node, letters, flags, part_values, total, rack, rack_bits, blanks, tiles_left, ends, goes_on, \
+                    part_kids, next_bits in parts:  # noqa: B007
+                if run is not None:
+                    node, node_bits, ends = walked[node]  # type: ignore[misc]
+                squares_laid, factors, mult, plain = lays[length]
                 start = end - length
                 placed[:] = zip(squares_laid, letters, flags, strict=True)
-                main = sum(map(mul, part_values, factors))
+                main = total if plain else sum(map(mul, part_values, factors))
                 cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
                 if run is not None:
                     main += old_value
@@ -616,6 +638,16 @@ def _premiums(grid: tuple[tuple[Premium, ...], ...], minus: bool, size: int) -> 
             word_mult[r][c] = premium.word_multiplier
     return ((factor, word_mult),
             (_oriented(factor, Direction.DOWN), _oriented(word_mult, Direction.DOWN)))
+
+
+def _cuts(parts: list[_Part], longest: int) -> list[int]:
+    """How many of ``parts`` (shortest first) have at most 0, 1, ... ``longest`` tiles."""
+    cuts = [0] * (longest + 1)
+    for part in parts:
+        cuts[part.length] += 1
+    for length in range(1, longest + 1):
+        cuts[length] += cuts[length - 1]
+    return cuts
 
 
 def _is_letter(cell: str) -> bool:
