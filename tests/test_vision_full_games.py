@@ -4,6 +4,8 @@ a letter inside the outline shaded round its tile, a turned I, a photo holding t
 one ordered by what the covered photo still showed, and a close call between two letters settled by the
 dictionary (a clear reading stands, so a phony stays a phony)."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -12,12 +14,12 @@ from engine.moves import PlacedTile, Placement
 from engine.rules import Rules
 from engine.squares import Square
 from vision.classifier import LetterClassifier, LetterGuess
-from vision.diff import split_moves
+from vision.diff import Proposal, ProposalKind, split_moves
 from vision.glyphs import CROP_PAD, Glyph, extract
 from vision.locate import Geometry
 from vision.profile import load_profile
 from vision.reader import BoardReader, TileReading
-from vision.replay import Glimpse, Turn, _contradictions, _line_cuts, _owners, _prefer_words
+from vision.replay import Glimpse, Turn, _contradictions, _line_cuts, _owners, _prefer_words, _without_stray_blanks
 from vision.synthetic import BOARD_STYLES, render_scene, tile_image
 
 RULES = Rules.scrabble("en")
@@ -114,10 +116,6 @@ def reading(square: Square, *top: tuple[str, float]) -> TileReading:
 
 
 def turn() -> Turn:
-    from pathlib import Path
-
-    from vision.diff import Proposal, ProposalKind
-
     return Turn(Path("image-1.png"), Proposal(ProposalKind.PLACEMENT), "", 0.0)
 
 
@@ -150,3 +148,18 @@ def test_two_moves_along_one_row_are_split_where_the_row_breaks():
     cuts = [[{t.square.col for t in p.letter_tiles} for p in split] for split in _line_cuts(tiles, board, RULES, None)]
     assert sorted(map(sorted, cuts[0])) == [[5, 6], [11, 12]]
     assert sorted(cuts, key=lambda c: min(c[0])) == [[{5, 6}, {11, 12}], [{11, 12}, {5, 6}]]
+
+
+def test_a_letterless_cell_off_the_moves_line_is_left_out_of_a_photo_that_holds_one_move():
+    """A photo after a clear one holds one turn: a cell read as a tile without a letter, away from the move's
+    line (tournament game 1002 photo 19: a blank on 14N beside AQUIVER), is not a second move."""
+    board = board_with("CAT", 7, 7)
+    move = [reading(Square(8 + i, 8), (ch, 0.97), ("Q", 0.5)) for i, ch in enumerate("XE")]  # A-X-E down
+    stray = TileReading(Square(13, 1), Glyph(None, 0.9, 0.0), None)
+    proposal = Proposal(ProposalKind.CONFLICT, new_tiles=(*move, stray))
+    placement, dropped = _without_stray_blanks(proposal, board, RULES)
+    assert dropped == [Square(13, 1)]
+    assert [(t.square, t.letter) for t in placement.letter_tiles] == [(Square(8, 8), "X"), (Square(9, 8), "E")]
+    # Two lettered moves are not one move with a stray: left to the split.
+    other = reading(Square(2, 2), ("Z", 0.97), ("Q", 0.5))
+    assert _without_stray_blanks(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, other)), board, RULES) is None

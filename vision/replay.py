@@ -199,6 +199,20 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
         if proposal.kind is ProposalKind.CONFLICT:
             # Photos numbered 4, 6: the photo of move 5 is missing, so photo 6 shows two moves.
             gap = (number - last_number) if (number := image_number(photo)) is not None and last_number else 1
+            single = _without_stray_blanks(proposal, before, rules) if not (waiting or proposal.removed) and gap <= 1 \
+                else None
+            if single is not None:
+                # One photo, one turn: a letterless "tile" off the move's line is a misreading, not a second move.
+                placement, dropped = single
+                placement = _with_blanks(_prefer_words(placement, {t.square: t for t in proposal.new_tiles}, before,
+                                                       rules, words, turn), before, rules, words, turn)
+                event = _play(game, placement, turn)
+                if event is not None:
+                    turn.text = f"{placement.notation(before)} {event.score:+d}"
+                    turn.notes.append(f"no letter on {', '.join(sq.name for sq in dropped)}, off the move's line: "
+                                      "left out (one photo holds one move)")
+                    last_placement, last_owner = placement, event.player
+                continue
             seen = [_glimpse(t.reading, before) for t in waiting]
             found = _split(proposal, before, rules, max(len(waiting) + 1, gap), words, turn, seen)
             if found is None:
@@ -313,6 +327,24 @@ def _split(proposal: Proposal, board: Board, rules: Rules, moves: int, words: Wo
                               f"moves ({shown}{' ...' if len(best) > 3 else ''}); took the first")
         _, _, split, owners = best[0]
         return split, owners
+    return None
+
+
+def _without_stray_blanks(proposal: Proposal, board: Board,
+                          rules: Rules) -> tuple[Placement, list[Square]] | None:
+    """The one legal move the photo's new tiles make once one or two letterless ones are left out, and those
+    squares; None when the letterless tiles are not few, or leaving them out makes no legal move either."""
+    letterless = [t.square for t in proposal.new_tiles if t.guess is None]
+    if not 1 <= len(letterless) <= 2 or len(letterless) == len(proposal.new_tiles):
+        return None
+    read = {t.square: t for t in proposal.placement.tiles} if proposal.placement is not None else {}
+    tiles = [read.get(t.square) or PlacedTile(t.square, "?" if t.guess is None else t.guess.letter,
+                                                blank=t.guess is None) for t in proposal.new_tiles]
+    for count in range(1, len(letterless) + 1):
+        for dropped in combinations(letterless, count):
+            placement = _legal_one([t for t in tiles if t.square not in dropped], board, rules)
+            if placement is not None:
+                return placement, list(dropped)
     return None
 
 
