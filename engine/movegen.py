@@ -419,14 +419,13 @@ class _Generator:
         start = 0
         stop: int | None = None
         stop_used = 0  # 1 while the moves start after a stop tile placed with them
-        placed: list[tuple[int, str, bool]] = []
 
         def place(kids: dict[str, tuple[int, int, bool]], candidates: int, c: int, main: int, mult: int,
-                  cross: int) -> None:
+                  cross: int, placed: tuple[tuple[int, str, bool], ...]) -> None:
             """Every rack tile that can go on the empty square ``c`` after a node (its steps ``kids``, their letters'
-            bits ``candidates``), the moves that end with it, and (recursively) those going on after it. The letters
-            tried are the bits node & square & rack have in common; a tile is laid only when a word can end with it
-            or a tile left on the rack can follow it."""
+            bits ``candidates``) and the tiles ``placed`` so far, the moves that end with it, and (recursively) those
+            going on after it. The letters tried are the bits node & square & rack have in common; a tile is laid
+            only when a word can end with it or a tile left on the rack can follow it."""
             nonlocal blanks, tiles_left, rack_bits
             allowed, crossing, f, wm, crossed, end, through, old_value, room = squares[c]  # type: ignore[misc]
             candidates &= allowed
@@ -463,20 +462,19 @@ class _Generator:
                 v = letter_value[letter] * f
                 word_main = main + v + old_value
                 word_cross = cross + crossed + v * wm if crossing else cross
-                placed.append((c, letter, False))
+                laid = placed + ((c, letter, False),)
                 if final:
                     moves.append(new_move(GeneratedMove, (
-                        word_main * mult + word_cross + bonus[len(placed) + stop_used], direction, r, start, end,
-                        tuple(placed), stop, old)))
+                        word_main * mult + word_cross + bonus[len(laid) + stop_used], direction, r, start, end, laid,
+                        stop, old)))
                 if go_on:
                     letters[letter] = n - 1
                     rack_bits = bits_left
                     child_steps = step_cache.get(child)
                     place(graph_steps(child) if child_steps is None else child_steps, child_bits, end, word_main,
-                          mult, word_cross)
+                          mult, word_cross, laid)
                     letters[letter] = n
                     rack_bits = bits_before
-                placed.pop()
             if blanks:
                 found = candidates & blank_bits
                 usable = room & ((bits_before | blank_bits) if blanks > 1 else bits_before)
@@ -501,16 +499,15 @@ class _Generator:
                     final = can_end and final
                     if not (final or go_on):
                         continue
-                    placed.append((c, letter, True))
+                    laid = placed + ((c, letter, True),)
                     if final:
                         moves.append(new_move(GeneratedMove, (
-                            word_main * mult + word_cross + bonus[len(placed) + stop_used], direction, r, start, end,
-                            tuple(placed), stop, old)))
+                            word_main * mult + word_cross + bonus[len(laid) + stop_used], direction, r, start, end,
+                            laid, stop, old)))
                     if go_on:
                         child_steps = step_cache.get(child)
                         place(graph_steps(child) if child_steps is None else child_steps, child_bits, end, word_main,
-                              mult, word_cross)
-                    placed.pop()
+                              mult, word_cross, laid)
                 blanks += 1
             tiles_left += 1
 
@@ -518,7 +515,7 @@ class _Generator:
             stop_used = 1
             for stop in stop_squares:
                 start = stop + 1
-                place(graph_steps(0), graph_mask(0), start, 0, 1, 0)
+                place(graph_steps(0), graph_mask(0), start, 0, 1, 0, ())
             return
         for anchor, free in line.anchors:
             if free < 0:  # old tiles right before the anchor start the word
@@ -534,7 +531,7 @@ class _Generator:
                 if node is not None:
                     rack, rack_bits, blanks, tiles_left = self.rack, self.rack_bits, self.blanks, self.rack_tiles
                     place(graph_steps(node), graph_mask(node), anchor, sum(values[start:anchor]), 1,  # type: ignore
-                          0)
+                          0, ())
                 continue
             # Rack tiles on the free squares before the anchor and on it: a part; they touch nothing before the anchor.
             allowed = cross_ok[anchor]
@@ -587,26 +584,25 @@ class _Generator:
                     node, node_bits, ends = walked[node]  # type: ignore[misc]
                 squares_laid, factors, mult, plain = lays[length]
                 start = end - length
-                placed[:] = zip(squares_laid, letters, flags, strict=True)
+                placed = tuple(zip(squares_laid, letters, flags, strict=True))
                 main = total if plain else sum(map(mul, part_values, factors))
                 cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
                 if run is not None:
                     main += old_value
                     if ends and (length > 1 or lone_ok):
                         moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r,
-                                                              start, after_run, tuple(placed), None, old)))
+                                                              start, after_run, placed, None, old)))
                     if tiles_left and node_bits & room & ((rack_bits | blank_bits) if blanks else rack_bits):
                         node_steps = step_cache.get(node)
                         place(graph_steps(node) if node_steps is None else node_steps, node_bits, after_run, main,
-                              mult, cross)
+                              mult, cross, placed)
                     continue
                 # No old tiles after the anchor: the part ends here or goes on with rack tiles.
                 if ends:
                     moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r, start,
-                                                          end, tuple(placed), None, old)))
+                                                          end, placed, None, old)))
                 if goes_on & room:
-                    place(part_kids, next_bits, end, main, mult, cross)
-            del placed[:]
+                    place(part_kids, next_bits, end, main, mult, cross, placed)
 
     # -- Alfapet stop tiles ---------------------------------------------------------------------------
 
