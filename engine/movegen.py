@@ -13,8 +13,11 @@ may follow them, so an anchor only sees the parts whose last tile passes its cro
 and that go on into the tiles after it (at anchors before a word, 94–97 % of the plain
 left-part searches found nothing); and a search goes on to the next square only when the
 word graph node has a letter the rest of the rack can put there (bit sets per node and
-per square: two in three searches would find nothing). Scores are
-added up while the word grows, with the engine's rules (letter ×2–×4, word ×2–×4 after
+per square: two in three searches would find nothing). The letters tried on a square are
+the set bits of node & square & rack; one dict read (:meth:`WordGraph.steps`) gives a tile's
+child node, its letter bits and whether a word ends there; and the cyclic garbage collector
+is paused while the moves are made (it walked the growing move list over and over: a fifth
+of the time). Scores are added up while the word grows, with the engine's rules (letter ×2–×4, word ×2–×4 after
 the letter effects, a minus square takes the tile's value off once net, the all-tiles
 bonus from :meth:`Rules.bingo_bonus`); ``tests/test_movegen.py`` proves on every
 generated move that this equals :func:`engine.scoring.score_placement`, and that the set
@@ -332,31 +335,33 @@ class _Generator:
         new_part = tuple.__new__  # a NamedTuple's own __new__ is a Python call: a fifth of the time here
         by_last = self.by_last
         parts = self.parts
-        # (the node's steps, letters, blank flags, values, the rack's letters left as text, blanks left) per prefix
-        level: list[tuple[dict[str, tuple[int, int, bool]], tuple[str, ...], tuple[bool, ...], tuple[int, ...], str,
-                          int]] = [
-            (graph_steps(0), (), (), (), "".join(sorted(letter * n for letter, n in self.rack.items())), self.blanks)]
+        # (the node's steps, letters, blank flags, values, their sum, the rack's letters left as text, blanks left)
+        level: list[tuple[dict[str, tuple[int, int, bool]], tuple[str, ...], tuple[bool, ...], tuple[int, ...], int,
+                          str, int]] = [
+            (graph_steps(0), (), (), (), 0, "".join(sorted(letter * n for letter, n in self.rack.items())),
+             self.blanks)]
         for length in range(1, longest + 1):
             grown = []
-            for kids, letters, flags, values, remaining, blanks_left in level:
+            for kids, letters, flags, values, total, remaining, blanks_left in level:
                 for letter in dict.fromkeys(remaining):
                     step = kids.get(letter)
                     if step is not None:
-                        grown.append((step, letters + (letter,), flags + (False,), values + (value[letter],),
+                        v = value[letter]
+                        grown.append((step, letters + (letter,), flags + (False,), values + (v,), total + v,
                                       remaining.replace(letter, "", 1), blanks_left))
                 if blanks_left:
                     for letter, step in kids.items():
                         if letter in blank_letters:
-                            grown.append((step, letters + (letter,), flags + (True,), values + (0,), remaining,
+                            grown.append((step, letters + (letter,), flags + (True,), values + (0,), total, remaining,
                                           blanks_left - 1))
             ends = length >= 2
             level = []
-            for (node, next_bits, final), letters, flags, values, remaining, blanks_left in grown:
+            for (node, next_bits, final), letters, flags, values, total, remaining, blanks_left in grown:
                 entry = racks.get(remaining)
                 rack, rack_bits = rack_left(remaining) if entry is None else entry
                 found = step_cache.get(node)
                 kids = graph_steps(node) if found is None else found
-                part = new_part(_Part, (length, node, letters, flags, values, sum(values), rack, rack_bits, blanks_left,
+                part = new_part(_Part, (length, node, letters, flags, values, total, rack, rack_bits, blanks_left,
                                         len(remaining) + blanks_left, ends and final,
                                         next_bits & (rack_bits | blank_bits if blanks_left else rack_bits), kids,
                                         next_bits))
@@ -366,7 +371,8 @@ class _Generator:
                     by_last[letters[-1]] = [part]
                 else:
                     last.append(part)
-                level.append((kids, letters, flags, values, remaining, blanks_left))
+                if length < longest:
+                    level.append((kids, letters, flags, values, total, remaining, blanks_left))
         self.longest = longest
         self.cuts = {letter: _cuts(same_last, longest) for letter, same_last in by_last.items()}
         self.upto = _cuts(parts, longest)
