@@ -214,7 +214,7 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                     last_placement, last_owner = placement, event.player
                 continue
             seen = [_glimpse(t.reading, before) for t in waiting]
-            found = _split(proposal, before, rules, max(len(waiting) + 1, gap), words, turn, seen)
+            found = _split(proposal, before, rules, words, turn, seen)
             if found is None:
                 turn.notes.append("no split into legal moves; its tiles are looked for again on the next photo")
                 waiting.append(turn)
@@ -298,7 +298,7 @@ def _play(game: Game, move, turn: Turn, *, player: int | None = None) -> GameEve
     return event
 
 
-def _split(proposal: Proposal, board: Board, rules: Rules, moves: int, words: WordCheck | None,
+def _split(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | None,
            turn: Turn, seen: list[Glimpse | None]) -> tuple[list[Placement], tuple[int, ...]] | None:
     """The moves one photo shows and the photos they belong to (``seen``: what each covered photo before
     it showed, oldest first; the owners are indices into those photos and this one), split by the rules
@@ -308,8 +308,10 @@ def _split(proposal: Proposal, board: Board, rules: Rules, moves: int, words: Wo
     if len(tiles) < 2:
         return None
     photos = [*seen, None]
-    # The fewest moves that explain the photo: a missing photo may have been an exchange or a pass.
-    for k in range(2, max(moves, MAX_MOVES_PER_PHOTO) + 1):
+    # The fewest moves that explain the photo: a missing photo may have been an exchange or a pass. Never more
+    # than MAX_MOVES_PER_PHOTO, however many photos before it were unreadable: the ways to split grow
+    # exponentially with the moves (a run of covered photos made one photo's split run for over ten minutes).
+    for k in range(2, MAX_MOVES_PER_PHOTO + 1):
         splits = split_moves(tiles, board, rules, k, words)
         if not splits and k == 2:
             splits = _line_cuts(tiles, board, rules, words)
