@@ -64,7 +64,7 @@ WORD_SWAP_GAP = UNSURE_MARGIN
 #: Letters swapped together at most in one move.
 _MAX_SWAPS = 2
 #: At most this many moves are looked for on one photo (unreadable photos in a row before it, plus its own).
-MAX_MOVES_PER_PHOTO = 4
+MAX_MOVES_PER_PHOTO = 5
 
 
 def natural_key(path: Path) -> list:
