@@ -374,6 +374,10 @@ class BoardReader:
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
                   if occ.state[sq.row, sq.col] == occupancy.CellState.TILE]
         tiles = self.read_tiles(frame, geom, wanted, gains=gains) if wanted else {}
+        if hidden and not status & ReadingStatus.COVERED:
+            # A clearly read letter is a tile whatever its colour says (a cell at the edge of a slightly
+            # misplaced grid mixes in its neighbour's colour); a hand shows no clear letter.
+            hidden = tuple(sq for sq in hidden if not _clear_letter(tiles.get(sq)))
         if any(t.guess is not None and t.guess.confidence < UNSURE_MARGIN for t in tiles.values()):
             status |= ReadingStatus.LOW_CONFIDENCE
         if not status & ReadingStatus.COVERED:
@@ -574,6 +578,14 @@ def turned(geom: Geometry, turns: int) -> Geometry:
     if turns % 4 == 0:
         return geom
     return replace(geom, corners=np.roll(geom.corners, -(turns % 4), axis=0))
+
+
+#: A letter this far ahead of the next best (five times the unsure margin) is clearly read.
+_CLEAR_LETTER = 5 * UNSURE_MARGIN
+
+
+def _clear_letter(tile: TileReading | None) -> bool:
+    return tile is not None and tile.guess is not None and tile.guess.confidence >= _CLEAR_LETTER
 
 
 def _is_covered(hidden: np.ndarray) -> bool:
