@@ -256,9 +256,7 @@ def _legal_pair(first: list[PlacedTile], second: list[PlacedTile], board: Board,
         a = Placement.from_tiles(first, board)
         if _illegal(board, a, rules):
             return None
-        after = board.copy()
-        for t in a.tiles:
-            after[t.square] = t.cell
+        after = board_after(board, a)
         b = Placement.from_tiles(second, after)
         return None if _illegal(after, b, rules) else (a, b)
     except EngineError:
@@ -339,9 +337,7 @@ def split_moves(tiles: list[PlacedTile], board: Board, rules: Rules, moves: int,
                 placement = _legal_one(first, at, rules)
                 if placement is None:
                     continue
-                after = at.copy()
-                for t in placement.tiles:
-                    after[t.square] = t.cell
+                after = board_after(at, placement)
                 walk([t for t in rest if t not in first], after, [*parts, placement])
 
     walk(list(tiles), board, [])
@@ -350,6 +346,14 @@ def split_moves(tiles: list[PlacedTile], board: Board, rules: Rules, moves: int,
     invalid = [_invalid_words(split, board, rules, words) for split in found]
     fewest = min(invalid)
     return [split for split, n in zip(found, invalid, strict=True) if n == fewest]
+
+
+def board_after(board: Board, placement: Placement) -> Board:
+    """A copy of ``board`` with ``placement``'s tiles laid (no check: the caller has made it legal)."""
+    after = board.copy()
+    for t in placement.tiles:
+        after[t.square] = t.cell
+    return after
 
 
 def _legal_one(tiles: list[PlacedTile], board: Board, rules: Rules) -> Placement | None:

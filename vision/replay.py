@@ -45,6 +45,7 @@ from vision.diff import (
     WordCheck,
     _invalid_words,
     _legal_one,
+    board_after,
     name_blanks,
     propose,
     split_moves,
@@ -363,10 +364,7 @@ def _line_cuts(tiles: list[PlacedTile], board: Board, rules: Rules, words: WordC
             a = _legal_one(first, board, rules)
             if a is None:
                 continue
-            after = board.copy()
-            for t in a.tiles:
-                after[t.square] = t.cell
-            b = _legal_one(second, after, rules)
+            b = _legal_one(second, board_after(board, a), rules)
             if b is not None:
                 found.append([a, b])
     if words is None or len(found) < 2:
