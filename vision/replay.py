@@ -35,7 +35,6 @@ from engine.gcg import GcgRecord, parse_gcg
 from engine.gcg import replay as replay_record
 from engine.moves import Exchange, PlacedTile, Placement, RackPoints, TimePenalty, Withdraw
 from engine.rules import Rules
-from engine.scoring import score_placement
 from engine.squares import Square
 from vision.classifier import UNSURE_MARGIN
 from vision.diff import (
@@ -45,6 +44,7 @@ from vision.diff import (
     WordCheck,
     _invalid_words,
     _legal_one,
+    _letters_on,
     board_after,
     name_blanks,
     propose,
@@ -304,8 +304,7 @@ def _split(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | No
     """The moves one photo shows and the photos they belong to (``seen``: what each covered photo before
     it showed, oldest first; the owners are indices into those photos and this one), split by the rules
     (and the dictionary) and ordered by what the covered photos showed; notes a split that stays ambiguous."""
-    tiles = [PlacedTile(t.square, "?" if t.guess is None else t.guess.letter, blank=t.guess is None)
-             for t in proposal.new_tiles]
+    tiles = [_as_read(t) for t in proposal.new_tiles]
     if len(tiles) < 2:
         return None
     photos = [*seen, None]
@@ -341,14 +340,18 @@ def _without_stray_blanks(proposal: Proposal, board: Board,
     if not 1 <= len(letterless) <= 2 or len(letterless) == len(proposal.new_tiles):
         return None
     read = {t.square: t for t in proposal.placement.tiles} if proposal.placement is not None else {}
-    tiles = [read.get(t.square) or PlacedTile(t.square, "?" if t.guess is None else t.guess.letter,
-                                                blank=t.guess is None) for t in proposal.new_tiles]
+    tiles = [read.get(t.square) or _as_read(t) for t in proposal.new_tiles]
     for count in range(1, len(letterless) + 1):
         for dropped in combinations(letterless, count):
             placement = _legal_one([t for t in tiles if t.square not in dropped], board, rules)
             if placement is not None:
                 return placement, list(dropped)
     return None
+
+
+def _as_read(tile: TileReading) -> PlacedTile:
+    """The tile as its best reading names it; a tile with no letter read is a blank ("?")."""
+    return PlacedTile(tile.square, "?" if tile.guess is None else tile.guess.letter, blank=tile.guess is None)
 
 
 def _line_cuts(tiles: list[PlacedTile], board: Board, rules: Rules, words: WordCheck | None) -> list[list[Placement]]:
@@ -446,7 +449,7 @@ def _prefer_words(placement: Placement, readings: dict[Square, TileReading], boa
         read = similarity.get(t.letter, best)
         options += [(i, letter, max(0.0, read - sim)) for letter, sim in reading.guess.top
                     if letter != t.letter and letter.isalpha() and best - sim <= WORD_SWAP_GAP]
-    on_board = Counter(cell.letter for _, cell in board if not cell.blank and not cell.is_stop)
+    on_board = _letters_on(board)
     for count in range(1, _MAX_SWAPS + 1):
         found: list[tuple[float, Placement]] = []
         for swaps in combinations(options, count):
@@ -478,10 +481,9 @@ def _prefer_words(placement: Placement, readings: dict[Square, TileReading], boa
 
 def _has_invalid_word(placement: Placement, board: Board, rules: Rules, words: WordCheck) -> bool:
     try:
-        texts = score_placement(board, placement, rules).word_texts
+        return _invalid_words([placement], board, rules, words) > 0
     except EngineError:
         return False
-    return any("?" not in w and not words(w) for w in texts)
 
 
 def _with_blanks(placement: Placement, board: Board, rules: Rules, words: WordCheck | None,
