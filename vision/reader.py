@@ -397,22 +397,9 @@ class BoardReader:
         if len(cells) > _WHOLE_WARP_FROM:
             return self._occupancy_colours(frame, geom, gains)[cells[:, 0], cells[:, 1]]
         to_canon = geom.to_canonical(OCC_CELL_PX)
-        px = OCC_CELL_PX
-        (top, left), (bottom, right) = cells.min(axis=0), cells.max(axis=0)
-        height, width = bottom - top + 1, right - left + 1
-        if height * width <= 2 * len(cells):
-            # A move's cells lie along a line: one warp of their bounding box, cut into cells (the same sampling).
-            shift = np.array([[1, 0, -left * px], [0, 1, -top * px], [0, 0, 1]], np.float64)
-            box = cv2.warpPerspective(frame, shift @ to_canon, (width * px, height * px), flags=cv2.INTER_LINEAR,
-                                      borderMode=cv2.BORDER_REPLICATE)
-            crops = [box[(row - top) * px : (row - top + 1) * px, (col - left) * px : (col - left + 1) * px]
-                     for row, col in cells]
-        else:
-            crops = []
-            for row, col in cells:
-                shift = np.array([[1, 0, -col * px], [0, 1, -row * px], [0, 0, 1]], np.float64)
-                crops.append(cv2.warpPerspective(frame, shift @ to_canon, (px, px), flags=cv2.INTER_LINEAR,
-                                                 borderMode=cv2.BORDER_REPLICATE))
+        cell_list = [(int(row), int(col)) for row, col in cells]
+        crops = _line_crops(frame, to_canon, cell_list, OCC_CELL_PX, OCC_CELL_PX, 0.0) \
+            or [_cell_crop(frame, to_canon, row, col, OCC_CELL_PX, OCC_CELL_PX, 0.0) for row, col in cell_list]
         side = int(np.ceil(np.sqrt(len(crops))))
         crops += [crops[-1]] * (side * side - len(crops))
         mosaic = np.vstack([np.hstack(crops[r * side : (r + 1) * side]) for r in range(side)])
@@ -482,36 +469,22 @@ class BoardReader:
         size = int(round(CELL_PX + 2 * pad))
         whole = None
         to_canon = geom.to_canonical(CELL_PX, WARP_MARGIN)
-        line = None  # (top, left, warp) of a move's tiles along one line
+        offset = WARP_MARGIN * CELL_PX - pad  # of a cell's crop in the canonical picture, beyond col/row * CELL_PX
+        line = None
         if len(squares) > _WHOLE_WARP_FROM:
             whole = colour.apply_gains(geom.warp(frame, CELL_PX, WARP_MARGIN), gains) if gains is not None \
                 else geom.warp(frame, CELL_PX, WARP_MARGIN)
         elif len(squares) >= 2:
-            top, left = min(sq.row for sq in squares), min(sq.col for sq in squares)
-            rows, cols = max(sq.row for sq in squares) - top + 1, max(sq.col for sq in squares) - left + 1
-            if rows * cols <= 2 * len(squares):
-                # One warp of the tiles' box, cut into crops that sample where a warp per tile would: the
-                # tiles lie whole cells apart. (The first thing after a new frame costs most: fewer calls.)
-                x0 = (WARP_MARGIN + left) * CELL_PX - pad
-                y0 = (WARP_MARGIN + top) * CELL_PX - pad
-                shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-                box = cv2.warpPerspective(frame, shift @ to_canon, ((cols - 1) * CELL_PX + size,
-                                                                    (rows - 1) * CELL_PX + size),
-                                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-                line = (top, left, colour.apply_gains(box, gains) if gains is not None else box)
-        for sq in squares:
-            x0 = (WARP_MARGIN + sq.col) * CELL_PX - pad
-            y0 = (WARP_MARGIN + sq.row) * CELL_PX - pad
+            line = _line_crops(frame, to_canon, [(sq.row, sq.col) for sq in squares], CELL_PX, size, offset, gains)
+        for i, sq in enumerate(squares):
+            x0, y0 = offset + sq.col * CELL_PX, offset + sq.row * CELL_PX
             if whole is not None and x0 >= 0 and y0 >= 0:
                 ix, iy = int(round(x0)), int(round(y0))
                 crop = whole[iy : iy + size, ix : ix + size]
             elif line is not None:
-                iy, ix = (sq.row - line[0]) * CELL_PX, (sq.col - line[1]) * CELL_PX
-                crop = line[2][iy : iy + size, ix : ix + size]
+                crop = line[i]
             else:
-                shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-                crop = cv2.warpPerspective(frame, shift @ to_canon, (size, size), flags=cv2.INTER_LINEAR,
-                                           borderMode=cv2.BORDER_REPLICATE)
+                crop = _cell_crop(frame, to_canon, sq.row, sq.col, CELL_PX, size, offset)
                 if gains is not None:
                     crop = colour.apply_gains(crop, gains)
             out[sq] = TileReading(sq, glyphs.extract(crop, CELL_PX), None)
@@ -564,6 +537,33 @@ class BoardReader:
         pairs = [(r.glyph, letter) for r, letter in zip(readings, letters, strict=True) if not r.glyph.is_blank]
         if pairs:
             self.classifier.learn([p[0] for p in pairs], [p[1] for p in pairs])
+
+
+def _cell_crop(frame: np.ndarray, to_canon: np.ndarray, row: int, col: int, px: int, size: int,
+               offset: float) -> np.ndarray:
+    """The ``size`` x ``size`` crop of the canonical picture (``px`` per cell) whose corner is ``offset``
+    beyond cell (row, col)'s, warped from ``frame``."""
+    shift = np.array([[1, 0, -(offset + col * px)], [0, 1, -(offset + row * px)], [0, 0, 1]], np.float64)
+    return cv2.warpPerspective(frame, shift @ to_canon, (size, size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _line_crops(frame: np.ndarray, to_canon: np.ndarray, cells: Sequence[tuple[int, int]], px: int, size: int,
+                offset: float, gains: np.ndarray | None = None) -> list[np.ndarray] | None:
+    """:func:`_cell_crop` of each cell, cut from one warp of the cells' bounding box (white-balanced by
+    ``gains``), when the cells lie along a line (the box at most twice their count); else None. The crops
+    sample where a warp per cell would: the cells lie whole cells apart. (A move's first reading costs most:
+    fewer warps.)"""
+    top, left = min(r for r, _ in cells), min(c for _, c in cells)
+    rows, cols = max(r for r, _ in cells) - top + 1, max(c for _, c in cells) - left + 1
+    if rows * cols > 2 * len(cells):
+        return None
+    shift = np.array([[1, 0, -(offset + left * px)], [0, 1, -(offset + top * px)], [0, 0, 1]], np.float64)
+    box = cv2.warpPerspective(frame, shift @ to_canon, ((cols - 1) * px + size, (rows - 1) * px + size),
+                              flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if gains is not None:
+        box = colour.apply_gains(box, gains)
+    return [box[(r - top) * px : (r - top) * px + size, (c - left) * px : (c - left) * px + size] for r, c in cells]
 
 
 @functools.cache
