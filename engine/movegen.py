@@ -48,7 +48,6 @@ import functools
 import gc
 import heapq
 from collections.abc import Iterable, Sequence
-from math import prod
 from operator import mul
 from typing import NamedTuple
 
@@ -71,18 +70,22 @@ class GeneratedMove(NamedTuple):
     direction: Direction
     line: int  # the row of an across word, the column of a down word
     start: int  # where the main word starts along that line
-    end: int  # and where it ends (exclusive)
-    tiles: tuple[tuple[int, str, bool], ...]  # (index along the line, letter, is blank), in reading order
+    word: str  # the main word, old letters included; a blank laid now in lower case (the board's text form)
     stop: int | None  # index along the line of a stop tile placed before the word
-    old: tuple[str, ...]  # the line before the move ("" empty), for :attr:`word`
+    old: tuple[str, ...]  # the line before the move ("" empty): the squares of ``word`` empty there are the tiles laid
 
     @property
-    def word(self) -> str:
-        """The main word (lower case: a blank's letter); spelt only when asked, most moves are never shown."""
-        letters = list(self.old[self.start:self.end])
-        for i, letter, blank in self.tiles:
-            letters[i - self.start] = letter.lower() if blank else letter
-        return "".join(letters)
+    def end(self) -> int:
+        """Where the main word ends along the line (exclusive)."""
+        return self.start + len(self.word)
+
+    @property
+    def tiles(self) -> tuple[tuple[int, str, bool], ...]:
+        """(index along the line, letter, is blank) of the tiles laid, in reading order (worked out when asked:
+        most moves are only counted)."""
+        old = self.old
+        return tuple((i, letter.upper(), letter.islower()) for i, letter in enumerate(self.word, self.start)
+                     if old[i] == _EMPTY)
 
     def square(self, index: int) -> Square:
         return Square(self.line, index) if self.direction is Direction.ACROSS else Square(index, self.line)
@@ -148,8 +151,7 @@ class _Part(NamedTuple):
 
     length: int
     node: int  # the word graph node they lead to
-    letters: tuple[str, ...]
-    blanks: tuple[bool, ...]
+    word: str  # their letters (a blank's in lower case)
     values: tuple[int, ...]  # face values (0 for a blank)
     total: int  # their sum (the part's score on squares without a letter premium)
     rack: dict[str, int]  # the rack's letters left over (shared by parts: restored after use)
@@ -167,6 +169,8 @@ class _Line(NamedTuple):
     values: list[int]  # face value of the tile on the square (0 blank / empty)
     factor: list[int]  # letter factor of a new tile there (minus square: -1)
     word_mult: list[int]
+    mult_upto: list[int]  # the product of the word multipliers before each square (and after the last)
+    plain_upto: list[int]  # how many squares right before each square have no letter premium (factor 1)
     cross_ok: list[frozenset[str] | None]  # None: no perpendicular word, any letter
     cross_sum: list[int]  # face values of the perpendicular word's old tiles
     anchors: list[tuple[int, int]]  # (square, free squares before it for rack tiles; -1: a tile lies right before it)
@@ -228,6 +232,8 @@ class _Generator:
         self.rack_bits = graph.letter_bits(self.rack)
         self.blank_bits = graph.letter_bits(self.allowed_letters)
         self.letter_of = {bit: letter for letter, bit in self.bit.items()}
+        self.blank_form = {letter: letter.lower() for letter in graph.alphabet}  # a blank's letter in a word
+        self.last_bits = 0  # bits of the parts' last letters
         self.bonus = [self.bingo.get(used, 0) for used in range(self.rack_tiles + self.stops + 2)]
         self.empty_board = board.is_empty()
 
@@ -238,9 +244,9 @@ class _Generator:
         for direction in (Direction.ACROSS, Direction.DOWN):
             grid = _oriented(self.cells, direction)
             values = _oriented(self.tile_values, direction)
-            factor, word_mult = self.premiums[direction is Direction.DOWN]
+            premiums = self.premiums[direction is Direction.DOWN]
             for r in range(self.size):
-                lines.append((self._line(grid, values, factor, word_mult, r, direction), grid, r, direction))
+                lines.append((self._line(grid, values, premiums, r, direction), grid, r, direction))
         self._find_parts(max((free + 1 for line, *_ in lines for _, free in line.anchors), default=0))
         for line, grid, r, direction in lines:
             self._line_moves(line, r, direction)
@@ -250,7 +256,8 @@ class _Generator:
 
     # -- per line set-up -----------------------------------------------------------------------------
 
-    def _line(self, grid, values, factor, word_mult, r: int, direction: Direction) -> _Line:
+    def _line(self, grid, values, premiums, r: int, direction: Direction) -> _Line:
+        factor, word_mult, mult_upto, plain_upto = premiums
         size = self.size
         cells = grid[r]
         cross_ok: list[frozenset[str] | None] = [None] * size
@@ -307,8 +314,8 @@ class _Generator:
                 c = end
             else:
                 c += 1
-        return _Line(cells, values[r], factor[r], word_mult[r], cross_ok, cross_sum, limited, runs, reach,
-                     tuple(cells))
+        return _Line(cells, values[r], factor[r], word_mult[r], mult_upto[r], plain_upto[r], cross_ok, cross_sum,
+                     limited, runs, reach, tuple(cells))
 
     def _perpendicular(self, grid, values, r: int, c: int) -> tuple[str, str, int]:
         """Letters above and below (r, c) in the oriented grid, and their face-value sum."""
@@ -335,44 +342,44 @@ class _Generator:
         new_part = tuple.__new__  # a NamedTuple's own __new__ is a Python call: a fifth of the time here
         by_last = self.by_last
         parts = self.parts
-        # (the node's steps, letters, blank flags, values, their sum, the rack's letters left as text, blanks left)
-        level: list[tuple[dict[str, tuple[int, int, bool]], tuple[str, ...], tuple[bool, ...], tuple[int, ...], int,
-                          str, int]] = [
-            (graph_steps(0), (), (), (), 0, "".join(sorted(letter * n for letter, n in self.rack.items())),
-             self.blanks)]
+        blank_form = self.blank_form
+        # (the node's steps, word, values, their sum, the rack's letters left as text, blanks left)
+        level: list[tuple[dict[str, tuple[int, int, bool]], str, tuple[int, ...], int, str, int]] = [
+            (graph_steps(0), "", (), 0, "".join(sorted(letter * n for letter, n in self.rack.items())), self.blanks)]
         for length in range(1, longest + 1):
             grown = []
-            for kids, letters, flags, values, total, remaining, blanks_left in level:
+            for kids, word, values, total, remaining, blanks_left in level:
                 for letter in dict.fromkeys(remaining):
                     step = kids.get(letter)
                     if step is not None:
                         v = value[letter]
-                        grown.append((step, letters + (letter,), flags + (False,), values + (v,), total + v,
+                        grown.append((step, letter, word + letter, values + (v,), total + v,
                                       remaining.replace(letter, "", 1), blanks_left))
                 if blanks_left:
                     for letter, step in kids.items():
                         if letter in blank_letters:
-                            grown.append((step, letters + (letter,), flags + (True,), values + (0,), total, remaining,
+                            grown.append((step, letter, word + blank_form[letter], values + (0,), total, remaining,
                                           blanks_left - 1))
             ends = length >= 2
             level = []
-            for (node, next_bits, final), letters, flags, values, total, remaining, blanks_left in grown:
+            for (node, next_bits, final), last_letter, word, values, total, remaining, blanks_left in grown:
                 entry = racks.get(remaining)
                 rack, rack_bits = rack_left(remaining) if entry is None else entry
                 found = step_cache.get(node)
                 kids = graph_steps(node) if found is None else found
-                part = new_part(_Part, (length, node, letters, flags, values, total, rack, rack_bits, blanks_left,
+                part = new_part(_Part, (length, node, word, values, total, rack, rack_bits, blanks_left,
                                         len(remaining) + blanks_left, ends and final,
                                         next_bits & (rack_bits | blank_bits if blanks_left else rack_bits), kids,
                                         next_bits))
                 parts.append(part)
-                last = by_last.get(letters[-1])
+                last = by_last.get(last_letter)
                 if last is None:
-                    by_last[letters[-1]] = [part]
+                    by_last[last_letter] = [part]
                 else:
                     last.append(part)
                 if length < longest:
-                    level.append((kids, letters, flags, values, total, remaining, blanks_left))
+                    level.append((kids, word, values, total, remaining, blanks_left))
+        self.last_bits = self.graph.letter_bits(by_last)
         self.longest = longest
         self.cuts = {letter: _cuts(same_last, longest) for letter, same_last in by_last.items()}
         self.upto = _cuts(parts, longest)
@@ -400,10 +407,11 @@ class _Generator:
 
     def _line_moves(self, line: _Line, r: int, direction: Direction, stop_squares: Sequence[int] = ()) -> None:
         """Grow words through every anchor of the line (or, with ``stop_squares``, from right after each)."""
-        cells, values, factor, word_mult = line.cells, line.values, line.factor, line.word_mult
+        cells, values, factor = line.cells, line.values, line.factor
         if not (line.anchors or stop_squares):
             return
         cross_ok, cross_sum, runs, reach = line.cross_ok, line.cross_sum, line.runs, line.reach
+        mult_upto, plain_upto = line.mult_upto, line.plain_upto
         squares = line.squares(min(stop_squares) + 1 if stop_squares else line.anchors[0][0])
         size = self.size
         graph_children = self.graph.children
@@ -416,20 +424,21 @@ class _Generator:
         down = direction is Direction.DOWN
         rack = self.rack
         blanks = self.blanks
-        tiles_left = self.rack_tiles
+        rack_tiles = tiles_left = self.rack_tiles
         rack_bits = self.rack_bits
         blank_bits = self.blank_bits
+        blank_form = self.blank_form
         step_cache, graph_steps, graph_mask = self.graph.step_cache, self.graph.steps, self.graph.mask
         letter_of = self.letter_of
-        by_last, cuts = self.by_last, self.cuts
+        by_last, cuts, last_bits = self.by_last, self.cuts, self.last_bits
         start = 0
         stop: int | None = None
-        stop_used = 0  # 1 while the moves start after a stop tile placed with them
+        bonus_left = [bonus[rack_tiles - left] for left in range(rack_tiles + 1)]  # by the tiles left on the rack
 
         def place(kids: dict[str, tuple[int, int, bool]], candidates: int, c: int, main: int, mult: int,
-                  cross: int, placed: tuple[tuple[int, str, bool], ...]) -> None:
+                  cross: int, word: str) -> None:
             """Every rack tile that can go on the empty square ``c`` after a node (its steps ``kids``, their letters'
-            bits ``candidates``) and the tiles ``placed`` so far, the moves that end with it, and (recursively) those
+            bits ``candidates``) and the main word so far, the moves that end with it, and (recursively) those
             going on after it. The letters tried are the bits node & square & rack have in common; a tile is laid
             only when a word can end with it or a tile left on the rack can follow it."""
             nonlocal blanks, tiles_left, rack_bits
@@ -438,13 +447,14 @@ class _Generator:
             mult *= wm
             # A word ends here when it has two letters or more, but not a lone tile down that also forms an across
             # word (that placement is generated across).
-            can_end = end - start >= 2 and not (down and crossing and stop is None and not placed)
+            can_end = end - start >= 2 and not (down and crossing and stop is None and tiles_left == rack_tiles)
             if tiles_left == 1:
                 room = 0
             bits_before = rack_bits
             letters = rack
             found = candidates & bits_before
             tiles_left -= 1
+            bingo = bonus_left[tiles_left]
             while found:
                 letter_bit = found & -found
                 found ^= letter_bit
@@ -468,11 +478,10 @@ class _Generator:
                 v = letter_value[letter] * f
                 word_main = main + v + old_value
                 word_cross = cross + crossed + v * wm if crossing else cross
-                laid = placed + ((c, letter, False),)
+                laid = word + letter + through if through else word + letter
                 if final:
-                    moves.append(new_move(GeneratedMove, (
-                        word_main * mult + word_cross + bonus[len(laid) + stop_used], direction, r, start, end, laid,
-                        stop, old)))
+                    moves.append(new_move(GeneratedMove, (word_main * mult + word_cross + bingo, direction, r, start,
+                                                          laid, stop, old)))
                 if go_on:
                     letters[letter] = n - 1
                     rack_bits = bits_left
@@ -505,11 +514,10 @@ class _Generator:
                     final = can_end and final
                     if not (final or go_on):
                         continue
-                    laid = placed + ((c, letter, True),)
+                    laid = word + blank_form[letter] + through if through else word + blank_form[letter]
                     if final:
-                        moves.append(new_move(GeneratedMove, (
-                            word_main * mult + word_cross + bonus[len(laid) + stop_used], direction, r, start, end,
-                            laid, stop, old)))
+                        moves.append(new_move(GeneratedMove, (word_main * mult + word_cross + bingo, direction, r,
+                                                              start, laid, stop, old)))
                     if go_on:
                         child_steps = step_cache.get(child)
                         place(graph_steps(child) if child_steps is None else child_steps, child_bits, end, word_main,
@@ -518,10 +526,10 @@ class _Generator:
             tiles_left += 1
 
         if stop_squares:
-            stop_used = 1
+            bonus_left = [bonus[rack_tiles - left + 1] for left in range(rack_tiles + 1)]  # the stop tile counts
             for stop in stop_squares:
                 start = stop + 1
-                place(graph_steps(0), graph_mask(0), start, 0, 1, 0, ())
+                place(graph_steps(0), graph_mask(0), start, 0, 1, 0, "")
             return
         for anchor, free in line.anchors:
             if free < 0:  # old tiles right before the anchor start the word
@@ -537,7 +545,7 @@ class _Generator:
                 if node is not None:
                     rack, rack_bits, blanks, tiles_left = self.rack, self.rack_bits, self.blanks, self.rack_tiles
                     place(graph_steps(node), graph_mask(node), anchor, sum(values[start:anchor]), 1,  # type: ignore
-                          0, ())
+                          0, "".join(cells[start:anchor]))
                 continue
             # Rack tiles on the free squares before the anchor and on it: a part; they touch nothing before the anchor.
             allowed = cross_ok[anchor]
@@ -547,16 +555,21 @@ class _Generator:
             if anchor >= longest and cells[anchor - longest] == STOP:
                 longest -= 1  # a new word may not start right after a stop tile laid earlier
             if run is not None:  # the word goes on through the old tiles after the anchor
-                first = run[0][0]
-                first_bit = self.bit.get(first, 0)
+                through, after_run, old_value = run
                 if allowed is None:
-                    parts = self._parts_going_on_with(first, longest)
+                    parts = self._parts_going_on_with(through[0], longest)
                 else:
-                    parts = [part for letter in allowed if (same_last := by_last.get(letter))
-                             for part in same_last[:cuts[letter][longest]] if part.next_bits & first_bit]
+                    first_bit = self.bit.get(through[0], 0)
+                    parts = []
+                    found = reach[anchor] & last_bits
+                    while found:
+                        letter_bit = found & -found
+                        found ^= letter_bit
+                        letter = letter_of[letter_bit]
+                        parts += [part for part in by_last[letter][:cuts[letter][longest]]
+                                  if part.next_bits & first_bit]
                 # A lone tile on the anchor that also forms an across word is generated across.
                 lone_ok = not (down and allowed is not None)
-                through, after_run, old_value = run
                 room = reach[after_run] if after_run < size and cells[after_run] == _EMPTY else 0
                 # Through the old tiles once per node (parts with a blank or a tile for the same letter share one).
                 walked: dict[int, tuple[int, int, bool] | bool] = {}  # part node -> the step after the old tiles
@@ -578,37 +591,41 @@ class _Generator:
                 if allowed is None:
                     parts = [part for part in self.parts[:self.upto[longest]] if part.ends or part.goes_on & room]
                 else:
-                    parts = [part for letter in allowed if (same_last := by_last.get(letter))
-                             for part in same_last[:cuts[letter][longest]] if part.ends or part.goes_on & room]
-            f, wm, cs = factor[anchor], word_mult[anchor], cross_sum[anchor]
-            lays = [(range(end - k, end), factor[end - k:end], prod(word_mult[end - k:end]),
-                     factor[end - k:end].count(1) == k) for k in range(longest + 1)]
+                    parts = []
+                    found = reach[anchor] & last_bits
+                    while found:
+                        letter_bit = found & -found
+                        found ^= letter_bit
+                        letter = letter_of[letter_bit]
+                        parts += [part for part in by_last[letter][:cuts[letter][longest]]
+                                  if part.ends or part.goes_on & room]
+            f, wm, cs = factor[anchor], line.word_mult[anchor], cross_sum[anchor]
+            plain, mult_end = plain_upto[end], mult_upto[end]
             # The loop sets rack, rack_bits, blanks and tiles_left for place() (a closure) to read.
-            for length, node, letters, flags, part_values, total, rack, rack_bits, blanks, tiles_left, ends, goes_on, \
+            for length, node, word, part_values, total, rack, rack_bits, blanks, tiles_left, ends, goes_on, \
                     part_kids, next_bits in parts:  # noqa: B007
-                if run is not None:
-                    node, node_bits, ends = walked[node]  # type: ignore[misc]
-                squares_laid, factors, mult, plain = lays[length]
                 start = end - length
-                placed = tuple(zip(squares_laid, letters, flags, strict=True))
-                main = total if plain else sum(map(mul, part_values, factors))
+                mult = mult_end // mult_upto[start]
+                main = total if length <= plain else sum(map(mul, part_values, factor[start:end]))
                 cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
                 if run is not None:
+                    node, node_bits, ends = walked[node]  # type: ignore[misc]
                     main += old_value
+                    word += through  # noqa: PLW2901
                     if ends and (length > 1 or lone_ok):
                         moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r,
-                                                              start, after_run, placed, None, old)))
+                                                              start, word, None, old)))
                     if tiles_left and node_bits & room & ((rack_bits | blank_bits) if blanks else rack_bits):
                         node_steps = step_cache.get(node)
                         place(graph_steps(node) if node_steps is None else node_steps, node_bits, after_run, main,
-                              mult, cross, placed)
+                              mult, cross, word)
                     continue
                 # No old tiles after the anchor: the part ends here or goes on with rack tiles.
                 if ends:
                     moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r, start,
-                                                          end, placed, None, old)))
+                                                          word, None, old)))
                 if goes_on & room:
-                    place(part_kids, next_bits, end, main, mult, cross, placed)
+                    place(part_kids, next_bits, end, main, mult, cross, word)
 
     # -- Alfapet stop tiles ---------------------------------------------------------------------------
 
@@ -630,16 +647,29 @@ class _Generator:
 
 @functools.lru_cache(maxsize=8)
 def _premiums(grid: tuple[tuple[Premium, ...], ...], minus: bool, size: int) -> tuple[tuple[list[list[int]], ...], ...]:
-    """(letter factors, word multipliers) across and down of a layout (a minus square's factor is -1 when they count).
-    Kept: a layout is read often and they are never modified."""
+    """(letter factors, word multipliers, their products before each square, plain squares before each square)
+    across and down of a layout (a minus square's factor is -1 when they count). With those, the tiles on squares
+    i..j-1 multiply the word by ``mult_upto[j] // mult_upto[i]`` and need no letter premium when
+    ``plain_upto[j] >= j - i``. Kept: a layout is read often and they are never modified."""
     factor = [[0] * size for _ in range(size)]
     word_mult = [[1] * size for _ in range(size)]
     for r, row in enumerate(grid[:size]):
         for c, premium in enumerate(row[:size]):
             factor[r][c] = premium.letter_multiplier - (2 if premium.is_minus and minus else 0)
             word_mult[r][c] = premium.word_multiplier
-    return ((factor, word_mult),
-            (_oriented(factor, Direction.DOWN), _oriented(word_mult, Direction.DOWN)))
+    oriented = []
+    for factors, mults in ((factor, word_mult),
+                           (_oriented(factor, Direction.DOWN), _oriented(word_mult, Direction.DOWN))):
+        mult_upto, plain_upto = [], []
+        for line_factors, line_mults in zip(factors, mults, strict=True):
+            products, plain = [1], [0]
+            for f, m in zip(line_factors, line_mults, strict=True):
+                products.append(products[-1] * m)
+                plain.append(plain[-1] + 1 if f == 1 else 0)
+            mult_upto.append(products)
+            plain_upto.append(plain)
+        oriented.append((factors, mults, mult_upto, plain_upto))
+    return tuple(oriented)
 
 
 def _cuts(parts: list[_Part], longest: int) -> list[int]:
