@@ -117,53 +117,94 @@ def axis_responses(grey: np.ndarray, size: int = 5) -> tuple[np.ndarray, np.ndar
     return out[0], out[1]
 
 
-def _lattice_scores(profile: np.ndarray, n: int, starts: np.ndarray, pitches: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Score every (pitch, start) lattice of n+1 lines in a 1-D line profile; returns (score, start, pitch)
-    of the candidates that fit in the profile.
+def _half_pixels(profiles) -> np.ndarray:
+    """(B, 2L-1) float32: each 1-D profile of length L sampled at every half pixel (linear in between)."""
+    rows = [np.asarray(p) for p in profiles]
+    length = len(rows[0])
+    at = np.arange(2 * length - 1, dtype=np.float32) / 2
+    return np.stack([np.interp(at, np.arange(length), row).astype(np.float32) for row in rows])
+
+
+def _candidates(starts: np.ndarray, pitches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(start, pitch) of every lattice of the given starts and pitches, pitch-major along the last axis
+    (starts and pitches 1-D, or (B, k) for one set per profile)."""
+    reps = starts.shape[-1]
+    return np.tile(starts, pitches.shape[-1]), np.repeat(pitches, reps, axis=-1)
+
+
+def _lattice_scores(fine: np.ndarray, n: int, st: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Score lattices of n+1 lines starting at ``st`` with pitch ``p`` in line profiles (``fine``: B profiles
+    at half pixels, :func:`_half_pixels`); returns (score (B, C), start, pitch). Candidates shared by all
+    profiles (1-D) that do not fit in the profiles are dropped; candidates per profile ((B, C)) score -inf.
 
     Each line is compared with the two mid-lines beside it (local contrast in -1..1), so a texture that
     responds everywhere (carpet) scores nothing, and the lattice is as good as the median and the lower
     quartile of its lines: a column of tiles or a strong board edge is one outlier among n lines. A line
     one pitch beyond either end (the lattice slipped, or is too small for the board) costs score."""
-    length = len(profile)
-    p, st = np.repeat(pitches, len(starts)), np.tile(starts, len(pitches))
+    length = (fine.shape[1] + 1) // 2
     half = np.arange(-3, 2 * n + 4, dtype=np.float32) / 2  # -1.5 .. n+1.5 in half pitches
     # Only the lattices whose lines -0.5 .. n+0.5 lie in the profile (the same sums as in pos below).
     ok = (st + half[2] * p >= 0) & (st + half[-3] * p <= length - 1)
-    p, st = p[ok], st[ok]
-    pos = st[:, None] + half[None, :] * p[:, None]
-    outside = (pos[:, [1, -2]] < 0) | (pos[:, [1, -2]] > length - 1)  # lines -1 and n+1
-    fine = np.interp(np.arange(2 * length - 1, dtype=np.float32) / 2, np.arange(length), profile).astype(np.float32)
+    shared = st.ndim == 1
+    if not shared:
+        return np.where(ok, _scores_of(fine, n, half, st, p), -np.inf), st, p
+    st, p = st[ok], p[ok]
+    # In chunks: the arrays of a few thousand candidates at once are large enough for the C library to
+    # map fresh pages for them on every call (and fault each one in), which cost more than the sums.
+    chunks = [_scores_of(fine, n, half, st[i : i + _CHUNK], p[i : i + _CHUNK]) for i in range(0, len(st), _CHUNK)]
+    return (np.concatenate(chunks, axis=1) if chunks else np.zeros((len(fine), 0), np.float32)), st, p
+
+
+#: Candidate lattices scored at once (see _lattice_scores).
+_CHUNK = 384
+
+
+def _scores_of(fine: np.ndarray, n: int, half: np.ndarray, st: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """The scores of :func:`_lattice_scores`, candidates shared (1-D) or per profile ((B, C))."""
+    length = (fine.shape[1] + 1) // 2
+    shared = st.ndim == 1
+    pos = st[..., None] + half * p[..., None]
+    outside = (pos[..., [1, -2]] < 0) | (pos[..., [1, -2]] > length - 1)  # lines -1 and n+1
     # Nearest half pixel of each position, in place (the largest array here).
     np.clip(np.rint(np.multiply(pos, 2, out=pos), out=pos), 0, 2 * length - 2, out=pos)
-    vals = fine[pos.astype(np.int32)]
-    lines, mids = vals[:, 1::2], vals[:, 0::2]  # lines k = -1..n+1; mids k = -1.5..n+1.5
-    side = np.maximum(mids[:, :-1], mids[:, 1:])
-    contrast = (lines[:, 1:-1] - side[:, 1:-1]) / (lines[:, 1:-1] + side[:, 1:-1] + 1.0)
-    contrast.sort(axis=1)  # two order statistics of short rows: a sort beats np.partition 4x
-    beyond = (lines[:, [0, -1]] - side[:, [0, -1]]) / (lines[:, [0, -1]] + side[:, [0, -1]] + 1.0)
-    beyond = np.where(outside, 0.0, beyond).max(axis=1)
-    score = 0.5 * contrast[:, (n + 1) // 2] + 0.5 * contrast[:, (n + 1) // 4] - 0.25 * np.maximum(beyond, 0)
-    return score, st, p
+    index = pos.astype(np.int32)
+    vals = np.empty((len(fine), *index.shape[-2:]), np.float32)
+    for b, row in enumerate(fine):  # one 1-D take per profile: several times faster than one 2-D fancy index
+        row.take(index if shared else index[b], out=vals[b])
+    lines, mids = vals[..., 1::2], vals[..., 0::2]  # lines k = -1..n+1; mids k = -1.5..n+1.5
+    side = np.maximum(mids[..., :-1], mids[..., 1:])
+    contrast = (lines[..., 1:-1] - side[..., 1:-1]) / (lines[..., 1:-1] + side[..., 1:-1] + 1.0)
+    contrast.sort(axis=-1)  # two order statistics of short rows: a sort beats np.partition 4x
+    beyond = (lines[..., [0, -1]] - side[..., [0, -1]]) / (lines[..., [0, -1]] + side[..., [0, -1]] + 1.0)
+    beyond = np.where(outside, 0.0, beyond).max(axis=-1)
+    return 0.5 * contrast[..., (n + 1) // 2] + 0.5 * contrast[..., (n + 1) // 4] - 0.25 * np.maximum(beyond, 0)
 
 
-def fit_lattice(profile: np.ndarray, n: int, pitch_lo: float, pitch_hi: float) -> tuple[float, float, float]:
-    """(score, start, pitch) of the best lattice of n+1 lines in a 1-D line profile, coarse then fine."""
-    length = len(profile)
-    smooth = cv2.GaussianBlur(profile.reshape(1, -1), (0, 0), 1.0).ravel()
+def _best_per_profile(score: np.ndarray, st: np.ndarray, p: np.ndarray) -> list[tuple[float, float, float]]:
+    """(score, start, pitch) of each profile's best candidate (score -inf when none fits)."""
+    best = np.argmax(score, axis=1)
+    rows = np.arange(len(score))
+    pick = (lambda a: a[rows, best]) if st.ndim == 2 else (lambda a: a[best])
+    return [(float(a), float(b), float(c)) for a, b, c in zip(score[rows, best], pick(st), pick(p), strict=True)]
+
+
+def fit_lattice(profiles, n: int, pitch_lo: float, pitch_hi: float) -> list[tuple[float, float, float]]:
+    """(score, start, pitch) of the best lattice of n+1 lines in each 1-D line profile (all of one length),
+    coarse then fine."""
+    length = len(profiles[0])
+    fine = _half_pixels([cv2.GaussianBlur(np.asarray(p).reshape(1, -1), (0, 0), 1.0).ravel() for p in profiles])
     pitches = np.geomspace(pitch_lo, pitch_hi, max(2, int(np.log(pitch_hi / pitch_lo) / 0.024) + 1)).astype(np.float32)
     starts = np.arange(0, max(1.0, length - n * pitch_lo), 2.0, dtype=np.float32)
-    score, st, p = _lattice_scores(smooth, n, starts, pitches)
-    if len(score) == 0:
-        return -1.0, 0.0, pitch_lo
-    best = int(np.argmax(score))
-    s0, p0 = float(st[best]), float(p[best])
-    score, st, p = _lattice_scores(smooth, n, np.float32(s0 + np.linspace(-2, 2, 17)),
-                                   np.float32(p0 * (1 + np.linspace(-0.024, 0.024, 17))))
-    if len(score) == 0:
-        return -1.0, s0, p0
-    best = int(np.argmax(score))
-    return float(score[best]), float(st[best]), float(p[best])
+    score, st, p = _lattice_scores(fine, n, *_candidates(starts, pitches))
+    if score.shape[1] == 0:
+        return [(-1.0, 0.0, pitch_lo)] * len(profiles)
+    coarse = _best_per_profile(score, st, p)
+    s0, p0 = np.array([c[1] for c in coarse]), np.array([c[2] for c in coarse])
+    near_starts = (s0[:, None] + np.linspace(-2, 2, 17)).astype(np.float32)
+    near_pitches = (p0[:, None] * (1 + np.linspace(-0.024, 0.024, 17))).astype(np.float32)
+    score, st, p = _lattice_scores(fine, n, *_candidates(near_starts, near_pitches))
+    return [(sc, s, q) if np.isfinite(sc) else (-1.0, a, b)
+            for (sc, s, q), a, b in zip(_best_per_profile(score, st, p), s0, p0, strict=True)]
 
 
 def refine_grid(work_grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int = 16, passes: int = 2):
@@ -181,12 +222,10 @@ def refine_grid(work_grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int
                                      borderMode=cv2.BORDER_REFLECT)
         resp = axis_responses(warped, max(3, cell_px // 3) | 1)
         band = max(2, int(round(n * 0.4))) * cell_px
-        fits = []
-        for lo, hi in ((m, m + band), (m + side - band, m + side)):
-            cols, rows = _band_profiles(resp, lo, hi)
-            fits.append((fit_near(cols, n, m, cell_px), fit_near(rows, n, m, cell_px), (lo + hi) / 2))
-        (xt, pt, s1), (yl, ql, s2), c_near = fits[0]
-        (xb, pb, s3), (yr, qr, s4), c_far = fits[1]
+        bands = ((m, m + band), (m + side - band, m + side))
+        fits = fit_near([prof for lo, hi in bands for prof in _band_profiles(resp, lo, hi)], n, m, cell_px)
+        (xt, pt, s1), (yl, ql, s2), (xb, pb, s3), (yr, qr, s4) = fits
+        c_near, c_far = ((lo + hi) / 2 for lo, hi in bands)
         contrast = min(s1, s2, s3, s4)
         left = ((xt, c_near), (xb, c_far))
         right = ((xt + n * pt, c_near), (xb + n * pb, c_far))
@@ -198,21 +237,22 @@ def refine_grid(work_grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int
     return corners.astype(np.float32), contrast
 
 
-def fit_near(profile: np.ndarray, n: int, start: float, pitch: float) -> tuple[float, float, float]:
-    """(start, pitch, score) of the best lattice within half a cell and 4 % pitch of a guess."""
-    starts = np.float32(start + pitch * np.linspace(-0.45, 0.45, 19))
-    pitches = np.float32(pitch * (1 + np.linspace(-0.04, 0.04, 17)))
-    score, st, p = _lattice_scores(profile, n, starts, pitches)
-    if len(score) == 0:
-        return start, pitch, -1.0
-    best = int(np.argmax(score))
-    s0, p0 = float(st[best]), float(p[best])
-    score, st, p = _lattice_scores(profile, n, np.float32(s0 + pitch * np.linspace(-0.05, 0.05, 11)),
-                                   np.float32(p0 * (1 + np.linspace(-0.005, 0.005, 11))))
-    if len(score) == 0:
-        return s0, p0, -1.0
-    best = int(np.argmax(score))
-    return float(st[best]), float(p[best]), float(score[best])
+def fit_near(profiles, n: int, start: float, pitch: float) -> list[tuple[float, float, float]]:
+    """(start, pitch, score) of the best lattice within half a cell and 4 % pitch of a guess, per 1-D
+    profile (all of one length)."""
+    fine = _half_pixels(profiles)
+    starts = (start + pitch * np.linspace(-0.45, 0.45, 19)).astype(np.float32)
+    pitches = (pitch * (1 + np.linspace(-0.04, 0.04, 17))).astype(np.float32)
+    score, st, p = _lattice_scores(fine, n, *_candidates(starts, pitches))
+    if score.shape[1] == 0:
+        return [(start, pitch, -1.0)] * len(profiles)
+    coarse = _best_per_profile(score, st, p)
+    s0, p0 = np.array([c[1] for c in coarse]), np.array([c[2] for c in coarse])
+    near_starts = (s0[:, None] + pitch * np.linspace(-0.05, 0.05, 11)).astype(np.float32)
+    near_pitches = (p0[:, None] * (1 + np.linspace(-0.005, 0.005, 11))).astype(np.float32)
+    score, st, p = _lattice_scores(fine, n, *_candidates(near_starts, near_pitches))
+    return [(s, q, sc) if np.isfinite(sc) else (a, b, -1.0)
+            for (sc, s, q), a, b in zip(_best_per_profile(score, st, p), s0, p0, strict=True)]
 
 
 def cross_point(a: tuple, b: tuple) -> tuple[float, float]:
@@ -390,8 +430,9 @@ def _lattice_for_families(grey, segs, fams, seg_scale, grids, rng):
     fits = [(-np.inf, 0.0, 1.0)] * 2
     n = min(grids)  # a lattice of the smaller size fits inside either grid
     for a, b in _BANDS:
-        for axis, prof in enumerate(_band_profiles(resp, int(a * CANON), int(b * CANON))):
-            fits[axis] = max(fits[axis], fit_lattice(prof, n, CANON / (n + 35), CANON / (n - 1.0)))
+        profiles = _band_profiles(resp, int(a * CANON), int(b * CANON))
+        found = fit_lattice(profiles, n, CANON / (n + 35), CANON / (n - 1.0))
+        fits = [max(old, new) for old, new in zip(fits, found, strict=True)]
     (_, x0, px), (_, y0, py) = fits
     xs = x0 + px * np.arange(-int(x0 // px), int((CANON - 1 - x0) // px) + 1)
     ys = y0 + py * np.arange(-int(y0 // py), int((CANON - 1 - y0) // py) + 1)
@@ -401,7 +442,7 @@ def _lattice_for_families(grey, segs, fams, seg_scale, grids, rng):
     # The best placement of each size; the extent is settled afterwards (_settle), with the premium layout's symmetry.
     best = None
     for n in grids:
-        score, line = _window_scores(cross_v, cross_h, n)
+        score, line = _window_scores(cross_v, cross_h, n, best_only=True)
         if score.size == 0 or not np.isfinite(score.max()):
             continue
         my, kx = np.unravel_index(int(np.argmax(score)), score.shape)
@@ -532,11 +573,21 @@ def _window_evidence(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[
     n_x, n_y = cross_v.shape[1] - n, cross_h.shape[1] - n  # window starts along x and y
     if n_x <= 0 or n_y <= 0:
         return np.zeros((3, 0, 0))
-    windows_v = sliding_window_view(cross_v, (n, n - 1))[:n_y, 1 : n_x + 1]
-    windows_h = sliding_window_view(cross_h, (n, n - 1))[:n_x, 1 : n_y + 1]
-    line_v = _median(windows_v.reshape(n_y, n_x, -1))
-    line_h = _median(windows_h.reshape(n_x, n_y, -1)).T
-    line = np.minimum(line_v, line_h)
+    my, kx = np.mgrid[0:n_y, 0:n_x]
+    return (_window_lines(cross_v, cross_h, n, my.ravel(), kx.ravel()).reshape(n_y, n_x),
+            *_ring_and_beyond(cross_v, cross_h, n))
+
+
+def _window_lines(cross_v: np.ndarray, cross_h: np.ndarray, n: int, my: np.ndarray, kx: np.ndarray) -> np.ndarray:
+    """``line`` of :func:`_window_evidence` for the placements (my[i], kx[i]) alone."""
+    windows_v = sliding_window_view(cross_v, (n, n - 1))[my, kx + 1]
+    windows_h = sliding_window_view(cross_h, (n, n - 1))[kx, my + 1]
+    return np.minimum(_median(windows_v.reshape(len(my), -1)), _median(windows_h.reshape(len(my), -1)))
+
+
+def _ring_and_beyond(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``ring`` and ``beyond`` of :func:`_window_evidence` (one median per strip, so cheap)."""
+    n_x, n_y = cross_v.shape[1] - n, cross_h.shape[1] - n
     # Median of each strip over n-1 consecutive lines, with a strip of zeros beyond either end.
     strip_v = np.pad(_median(sliding_window_view(cross_v, n - 1, axis=1)), ((1, 1), (0, 0)))
     strip_h = np.pad(_median(sliding_window_view(cross_h, n - 1, axis=1)), ((1, 1), (0, 0)))
@@ -546,16 +597,44 @@ def _window_evidence(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[
     ring = np.sort(sides, axis=0)[1]
     beyond = np.stack([strip_v[my, kx + 1], strip_v[my + n + 1, kx + 1], strip_h[kx, my + 1],
                        strip_h[kx + n + 1, my + 1]]).max(axis=0)
-    return line, ring, beyond
+    return ring, beyond
 
 
-def _window_scores(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+def _window_scores(cross_v: np.ndarray, cross_h: np.ndarray, n: int,
+                   best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(score, line), each (my, kx), for every placement of an n x n grid (:func:`_window_evidence`): the
     score is the line contrast plus that across the ring less that beyond it. A placement whose lines
-    hardly show (under MIN_CONTRAST / 2) scores -inf."""
-    line, ring, beyond = _window_evidence(cross_v, cross_h, n)
-    score = line + RING_WEIGHT * (ring - np.maximum(beyond, 0.0))
-    return np.where(line >= MIN_CONTRAST / 2, score, -np.inf), line
+    hardly show (under MIN_CONTRAST / 2) scores -inf.
+
+    ``best_only``: only the best placement's figures are needed (the others are -inf, and so is any that
+    ties it but comes later). ``line``, a median over the window's n(n-1) crossings per axis, is then
+    worked out only where it could win: it is at most the largest of the window's column medians (each
+    of n-1 columns has over half its values at or below its median, together over half the window's), so
+    the placements are taken in order of that bound until the bound falls below the best score found."""
+    n_x, n_y = cross_v.shape[1] - n, cross_h.shape[1] - n
+    if not best_only or n_x <= 0 or n_y <= 0:
+        line, ring, beyond = _window_evidence(cross_v, cross_h, n)
+        score = line + RING_WEIGHT * (ring - np.maximum(beyond, 0.0))
+        return np.where(line >= MIN_CONTRAST / 2, score, -np.inf), line
+    ring, beyond = _ring_and_beyond(cross_v, cross_h, n)
+    rest = RING_WEIGHT * (ring - np.maximum(beyond, 0.0))
+    column_v = sliding_window_view(_median(sliding_window_view(cross_v, n, axis=0)), n - 1, axis=1).max(axis=-1)
+    column_h = sliding_window_view(_median(sliding_window_view(cross_h, n, axis=0)), n - 1, axis=1).max(axis=-1)
+    bound_line = np.minimum(column_v[:n_y, 1 : n_x + 1], column_h[:n_x, 1 : n_y + 1].T)
+    bound = np.where(bound_line >= MIN_CONTRAST / 2, bound_line + rest, -np.inf).ravel()
+    score = np.full(n_y * n_x, -np.inf)
+    line = np.full(n_y * n_x, -np.inf)
+    order = np.argsort(-bound, kind="stable")
+    best, done = -np.inf, 0
+    while done < len(order) and bound[order[done]] >= best and np.isfinite(bound[order[done]]):
+        batch = order[done : done + 16]
+        batch = batch[bound[batch] >= best]
+        my, kx = np.divmod(batch, n_x)
+        line[batch] = _window_lines(cross_v, cross_h, n, my, kx)
+        score[batch] = np.where(line[batch] >= MIN_CONTRAST / 2, line[batch] + rest[my, kx], -np.inf)
+        best = max(best, float(score[batch].max()))
+        done += 16
+    return score.reshape(n_y, n_x), line.reshape(n_y, n_x)
 
 
 def _asymmetry(cells: np.ndarray, n: int, my: np.ndarray, kx: np.ndarray) -> np.ndarray:
