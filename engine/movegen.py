@@ -414,8 +414,6 @@ class _Generator:
         mult_upto, plain_upto = line.mult_upto, line.plain_upto
         squares = line.squares(min(stop_squares) + 1 if stop_squares else line.anchors[0][0])
         size = self.size
-        graph_children = self.graph.children
-        cache = self.graph.cache
         letter_value = self.values
         moves = self.moves
         new_move = tuple.__new__
@@ -536,16 +534,18 @@ class _Generator:
                 start = anchor - 1
                 while start > 0 and cells[start - 1] not in _NO_LETTER:
                     start -= 1
-                node: int | None = 0
+                step: tuple[int, int, bool] | None = (0, graph_mask(0), False)
                 for c in range(start, anchor):
-                    kids = cache.get(node)  # type: ignore[arg-type]
-                    node = (graph_children(node) if kids is None else kids).get(cells[c])  # type: ignore[arg-type]
-                    if node is None:
+                    node_steps = step_cache.get(step[0])  # type: ignore[index]
+                    step = (graph_steps(step[0]) if node_steps is None else node_steps).get(cells[c])  # type: ignore
+                    if step is None:
                         break
-                if node is not None:
+                if step is not None:
+                    node, node_bits, _ = step
+                    node_steps = step_cache.get(node)
                     rack, rack_bits, blanks, tiles_left = self.rack, self.rack_bits, self.blanks, self.rack_tiles
-                    place(graph_steps(node), graph_mask(node), anchor, sum(values[start:anchor]), 1,  # type: ignore
-                          0, "".join(cells[start:anchor]))
+                    place(graph_steps(node) if node_steps is None else node_steps, node_bits, anchor,
+                          sum(values[start:anchor]), 1, 0, "".join(cells[start:anchor]))
                 continue
             # Rack tiles on the free squares before the anchor and on it: a part; they touch nothing before the anchor.
             allowed = cross_ok[anchor]

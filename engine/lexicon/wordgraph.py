@@ -10,7 +10,12 @@ time they are asked for and kept (a game touches a small part of the graph).
 File layout (little-endian): magic ``OVWG``, format, the source fingerprint and the
 alphabet (length-prefixed UTF-8), node and edge counts, then ``first`` (uint32 per node
 plus one: where its edges start), ``final`` (one byte per node), edge letters (one byte:
-index into the alphabet) and edge targets (uint32).
+index into the alphabet, ascending within a node), edge targets (uint32) and, from format 2,
+each node's letter mask (uint64: bit i set when it goes on with ``alphabet[i]``; absent for
+alphabets of more than 64 letters). The masks are made when the graph is built: working them
+out at load time would take longer than loading the rest, and the move generator needs one
+for every node it reaches. An older file is refused with a one-line message; beside a list
+(:func:`graph_for`) it is rebuilt.
 
 >>> graph = WordGraph.from_words(["CAT", "CATS", "CAR", "AT"])
 >>> graph.contains("CATS"), graph.contains("CA"), len(graph)
@@ -37,7 +42,8 @@ from engine.errors import LexiconError
 
 GRAPH_SUFFIX = ".graph"
 MAGIC = b"OVWG"
-FORMAT = 1
+FORMAT = 2
+_MASK_BITS = 64  # letter masks are stored for alphabets up to this size
 _HEADER = struct.Struct("<4sI")
 #: Larger lists (paradigm-generated Estonian: 13 M forms) get no graph: the pure-Python builder needs minutes there.
 MAX_GRAPH_WORDS = 3_000_000
@@ -48,10 +54,10 @@ class WordGraph:
     """A minimal DAWG. Node 0 is the root; :meth:`walk` returns ``None`` for a prefix no word has."""
 
     __slots__ = ("alphabet", "fingerprint", "_first", "_final", "_letters", "_targets", "_children", "_masks", "_bits",
-                 "_between", "_count", "_steps")
+                 "_between", "_count", "_steps", "_mask_array")
 
     def __init__(self, alphabet: str, first: array, final: bytes, letters: bytes, targets: array,
-                 fingerprint: str = "") -> None:
+                 fingerprint: str = "", masks: array | None = None) -> None:
         self.alphabet = alphabet
         self.fingerprint = fingerprint
         self._first = first
@@ -60,6 +66,9 @@ class WordGraph:
         self._targets = targets
         self._children: dict[int, dict[str, int]] = {}
         self._masks: dict[int, int] = {}
+        if masks is None and len(alphabet) <= _MASK_BITS:
+            masks = _node_masks(first, letters)
+        self._mask_array = masks  # None: masks made when asked (alphabets of more than 64 letters)
         self._steps: dict[int, dict[str, tuple[int, int, bool]]] = {}
         self._bits = {letter: 1 << i for i, letter in enumerate(alphabet)}
         self._between: dict[tuple[str, str], tuple[frozenset[str], int]] = {}
@@ -87,7 +96,9 @@ class WordGraph:
         return sum(bits[letter] for letter in set(letters) if letter in bits)
 
     def mask(self, node: int) -> int:
-        """The bit set (as :meth:`letter_bits`) of the letters ``node`` goes on with (cached)."""
+        """The bit set (as :meth:`letter_bits`) of the letters ``node`` goes on with."""
+        if self._mask_array is not None:
+            return self._mask_array[node]
         bits = self._masks.get(node)
         if bits is None:
             bits = 0
@@ -106,12 +117,15 @@ class WordGraph:
         tile laid, in one look-up (cached; do not modify)."""
         found = self._steps.get(node)
         if found is None:
-            alphabet, letters, targets, final = self.alphabet, self._letters, self._targets, self._final
-            mask = self.mask
-            found = {}
-            for i in range(self._first[node], self._first[node + 1]):
-                child = targets[i]
-                found[alphabet[letters[i]]] = (child, mask(child), bool(final[child]))
+            alphabet, final, masks = self.alphabet, self._final, self._mask_array
+            low, high = self._first[node], self._first[node + 1]
+            if masks is None:
+                mask = self.mask
+                found = {alphabet[code]: (child, mask(child), final[child] != 0)
+                         for code, child in zip(self._letters[low:high], self._targets[low:high], strict=True)}
+            else:
+                found = {alphabet[code]: (child, masks[child], final[child] != 0)
+                         for code, child in zip(self._letters[low:high], self._targets[low:high], strict=True)}
             self._steps[node] = found
         return found
 
@@ -126,16 +140,32 @@ class WordGraph:
         found = self._between.get(key)
         if found is None:
             letters = set()
-            node = self.walk(prefix)
+            node = self._walk_arrays(prefix, 0)
             if node is not None:
-                for letter, child in self.children(node).items():
-                    end = self.walk(suffix, child)
+                codes, targets, alphabet = self._letters, self._targets, self.alphabet
+                for i in range(self._first[node], self._first[node + 1]):
+                    end = self._walk_arrays(suffix, targets[i])
                     if end is not None and self._final[end]:
-                        letters.add(letter)
+                        letters.add(alphabet[codes[i]])
             if len(self._between) >= _MAX_BETWEEN:
                 self._between.clear()
             found = self._between[key] = (frozenset(letters), self.letter_bits(letters))
         return found
+
+    def _walk_arrays(self, letters: str, node: int) -> int | None:
+        """:meth:`walk` on the arrays (no dict made: for walks done once, such as cross-checks): a node's edges are
+        in alphabet order, so the edge for the letter with bit b is the node's first plus the bits below b."""
+        masks = self._mask_array
+        if masks is None:
+            return self.walk(letters, node)
+        bits, first, targets = self._bits, self._first, self._targets
+        for letter in letters:
+            bit = bits.get(letter, 0)
+            mask = masks[node]
+            if not mask & bit:
+                return None
+            node = targets[first[node] + (mask & (bit - 1)).bit_count()]
+        return node
 
     def is_final(self, node: int) -> bool:
         return bool(self._final[node])
@@ -215,6 +245,8 @@ class WordGraph:
                 fh.write(struct.pack("<II", self.node_count, self.edge_count))
                 for part in (_le(self._first), self._final, self._letters, _le(self._targets)):
                     fh.write(part)
+                if self._mask_array is not None:
+                    fh.write(_le(self._mask_array))
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -226,8 +258,10 @@ class WordGraph:
         try:
             data = path.read_bytes()
             magic, version = _HEADER.unpack_from(data, 0)
-            if magic != MAGIC or version != FORMAT:
-                raise ValueError(f"not a format-{FORMAT} word graph")
+            if magic != MAGIC:
+                raise ValueError("not a word graph")
+            if version != FORMAT:
+                raise ValueError(f"format {version}; this version reads format {FORMAT}")
             offset = _HEADER.size
             texts = []
             for _ in range(2):
@@ -245,11 +279,16 @@ class WordGraph:
             offset += edges
             targets = _uint32(data[offset:offset + 4 * edges])
             offset += 4 * edges
-            if offset != len(data) or len(first) != nodes + 1 or len(final) != nodes or len(letters) != edges:
+            masks = None
+            if len(texts[1]) <= _MASK_BITS:
+                masks = _uint64(data[offset:offset + 8 * nodes])
+                offset += 8 * nodes
+            if (offset != len(data) or len(first) != nodes + 1 or len(final) != nodes or len(letters) != edges
+                    or (masks is not None and len(masks) != nodes)):
                 raise ValueError("truncated")
         except (OSError, ValueError, struct.error, UnicodeDecodeError) as exc:
             raise LexiconError(f"word graph {str(path)!r} is unreadable ({exc}); delete it (it is rebuilt)") from None
-        return cls(texts[1], first, final, letters, targets, texts[0])
+        return cls(texts[1], first, final, letters, targets, texts[0], masks)
 
     def __repr__(self) -> str:
         return f"<WordGraph {self.node_count} nodes, {self.edge_count} edges, alphabet {self.alphabet!r}>"
@@ -261,6 +300,25 @@ def _le(arr: array) -> bytes:
     swapped = array(arr.typecode, arr)  # pragma: no cover
     swapped.byteswap()  # pragma: no cover
     return swapped.tobytes()  # pragma: no cover
+
+
+def _uint64(blob: bytes) -> array:
+    arr = array("Q")
+    arr.frombytes(blob)
+    if sys.byteorder != "little":  # pragma: no cover
+        arr.byteswap()
+    return arr
+
+
+def _node_masks(first: array, letters: bytes) -> array:
+    """Each node's letter mask (bit i: it has an edge with letter ``alphabet[i]``)."""
+    masks = array("Q", bytes(8 * (len(first) - 1)))
+    for node in range(len(first) - 1):
+        bits = 0
+        for code in letters[first[node]:first[node + 1]]:
+            bits |= 1 << code
+        masks[node] = bits
+    return masks
 
 
 def _uint32(blob: bytes) -> array:
