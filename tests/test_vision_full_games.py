@@ -19,8 +19,17 @@ from vision.glyphs import CROP_PAD, Glyph, extract
 from vision.locate import Geometry
 from vision.profile import load_profile
 from vision.reader import BoardReader, TileReading
-from vision.replay import Glimpse, Turn, _contradictions, _line_cuts, _owners, _prefer_words, _without_stray_blanks
-from vision.synthetic import BOARD_STYLES, render_scene, tile_image
+from vision.replay import (
+    Glimpse,
+    Turn,
+    _contradictions,
+    _line_cuts,
+    _owners,
+    _plausible_reading,
+    _prefer_words,
+    _without_stray_blanks,
+)
+from vision.synthetic import BOARD_STYLES, corner_error, render_scene, synthetic_game, tile_image
 
 RULES = Rules.scrabble("en")
 CELL = 40
@@ -163,3 +172,21 @@ def test_a_letterless_cell_off_the_moves_line_is_left_out_of_a_photo_that_holds_
     # Two lettered moves are not one move with a stray: left to the split.
     other = reading(Square(2, 2), ("Z", 0.97), ("Q", 0.5))
     assert _without_stray_blanks(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, other)), board, RULES) is None
+
+
+def test_a_photo_whose_grid_was_found_cells_off_is_located_again_from_its_lines():
+    """Classic development game 0, photo 11: the board's colours put the grid 2.3 cells off (every tile
+    seemed moved, the photo "covered"), and the photo before a two-move photo then showed nothing to order
+    the two moves by. The lines alone find it; the replay reads the photo on that grid."""
+    game = synthetic_game(0, style="classic", moves=11)
+    reader = BoardReader(load_profile("classic-scrabble"), RULES.tileset)
+    before = reader.read(game.frames[9].image)
+    assert corner_error(before.geometry.corners, game.frames[9].truth.corners, 15) < 0.25
+    board = Board(15)
+    for sq, tile in before.tiles.items():
+        board[sq] = PlacedTile(sq, tile.guess.letter if tile.guess is not None else "?",
+                               blank=tile.guess is None).cell
+    reading = _plausible_reading(reader, game.frames[10].image, board, None)
+    assert corner_error(reading.geometry.corners, game.frames[10].truth.corners, 15) < 0.25
+    assert not reading.hidden
+    assert set(before.tiles) <= reading.occupied()

@@ -36,6 +36,7 @@ from engine.gcg import replay as replay_record
 from engine.moves import Exchange, PlacedTile, Placement, RackPoints, TimePenalty, Withdraw
 from engine.rules import Rules
 from engine.squares import Square
+from vision import colour
 from vision.classifier import UNSURE_MARGIN
 from vision.diff import (
     DiffProblem,
@@ -51,7 +52,8 @@ from vision.diff import (
     split_moves,
 )
 from vision.errors import VisionError
-from vision.reader import BoardReader, BoardReading, TileReading, load_frame
+from vision.locate import Geometry, Locator, locate_structure
+from vision.reader import BoardReader, BoardReading, ReadingStatus, TileReading, load_frame
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 #: Only letters read with at least this margin teach the classifier (self-training must not learn its errors).
@@ -66,6 +68,8 @@ WORD_SWAP_GAP = UNSURE_MARGIN
 _MAX_SWAPS = 2
 #: At most this many moves are looked for on one photo (unreadable photos in a row before it, plus its own).
 MAX_MOVES_PER_PHOTO = 5
+#: A reading that does not see more than this share of the tiles already played where they lie is unusable.
+PLAUSIBLE_MISSING = 0.1
 
 
 def natural_key(path: Path) -> list:
@@ -184,8 +188,8 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
             last_number = image_number(result.turns[-1].photo)
         frame = load_frame(photo)
         t0, c0 = time.perf_counter(), time.process_time()
-        reading = reader.read(frame, cells=[])
         before = game.board.copy()
+        reading = _plausible_reading(reader, frame, before, last_placement)
         proposal = propose(reading, before, rules, last_placement=last_placement, reader=reader, frame=frame)
         seconds = time.perf_counter() - t0
         turn = Turn(photo, proposal, proposal.kind.value, seconds, reading=reading, before=before,
@@ -286,6 +290,68 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
             if _play(game, Exchange(count=0), turn) is not None:
                 turn.text = "exchange or pass"
     return result
+
+
+def _misplaced(reading: BoardReading, board: Board, last_placement: Placement | None) -> float:
+    """How far a reading is from a usable one: 1 for no board or a covered one, else the share of the tiles
+    already played (the last placement aside: it may have been withdrawn) that it does not see where they lie."""
+    if reading.occupancy is None or reading.status & (ReadingStatus.BOARD_NOT_FOUND | ReadingStatus.COVERED):
+        return 1.0
+    last = {t.square for t in last_placement.letter_tiles} if last_placement is not None else set()
+    played = {sq for sq, cell in board if not cell.is_stop} - last
+    if not played:
+        return 0.0
+    return len(played - reading.occupied()) / len(played)
+
+
+def _plausible_reading(reader: BoardReader, frame, board: Board, last_placement: Placement | None) -> BoardReading:
+    """The photo's reading, located again from the grid's lines alone when the first reading is unusable
+    (covered, or the tiles already played are not where they lie: a grid found cells off makes every tile
+    seem moved); the better of the two. One still unusable leaves no location behind, so the next photo
+    is located from scratch and never read through a wrong grid."""
+    reading = reader.read(frame, cells=[])
+    wrong = _misplaced(reading, board, last_placement)
+    if wrong <= PLAUSIBLE_MISSING:
+        return reading
+    try:
+        geometry = locate_structure(frame, reader.profile.grid, gains=colour.white_gains(frame),
+                                    tile=reader.profile.tile)
+    except VisionError:
+        geometry = None
+    if geometry is not None:
+        kept = reader.locator.geometry
+        second = _read_on(reader, frame, geometry)
+        again = _misplaced(second, board, last_placement)
+        if again < wrong:
+            reading, wrong = second, again
+        else:
+            reader.locator.geometry = kept
+    if wrong > PLAUSIBLE_MISSING:
+        reader.locator.geometry = None
+    return reading
+
+
+class _GivenGrid(Locator):
+    """A locator that takes the grid it holds for the frame (found by other means) without checking it."""
+
+    def confirms(self, frame, gains=None) -> bool:
+        return self.geometry is not None
+
+
+def _read_on(reader: BoardReader, frame, geometry: Geometry) -> BoardReading:
+    """The frame read on ``geometry`` (camera corner order); the reader's locator then holds it, its
+    corners named as after a relocation (from the board's last look)."""
+    real = reader.locator
+    given = _GivenGrid(real.profile, tolerance=real.tolerance)
+    given.__dict__.update(real.__dict__)
+    given.geometry = geometry
+    given.relocations += 1
+    reader.locator = given
+    try:
+        return reader.read(frame, cells=[])
+    finally:
+        real.__dict__.update(given.__dict__)
+        reader.locator = real
 
 
 def _play(game: Game, move, turn: Turn, *, player: int | None = None) -> GameEvent | None:
@@ -538,9 +604,9 @@ def compare_with_record(result: ReplayResult, record: GcgRecord, rules: Rules, *
     truth = truths[chosen]
     result.record_errors = errors[chosen]
     for turn in result.turns:
-        number = image_number(turn.photo)
-        if number is not None and number in truth:
-            turn.expected, turn.match = _compare(truth, number, turn)
+        photo_number = image_number(turn.photo)
+        if photo_number is not None and photo_number in truth:
+            turn.expected, turn.match = _compare(truth, photo_number, turn)
     if racks_from_record:
         last_photo = max((n for n in (image_number(t.photo) for t in result.turns) if n is not None), default=0)
         game = result.game
