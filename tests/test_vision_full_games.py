@@ -166,7 +166,9 @@ def test_a_letterless_cell_off_the_moves_line_is_left_out_of_a_photo_that_holds_
     move = [reading(Square(8 + i, 8), (ch, 0.97), ("Q", 0.5)) for i, ch in enumerate("XE")]  # A-X-E down
     stray = TileReading(Square(13, 1), Glyph(None, 0.9, 0.0), None)
     proposal = Proposal(ProposalKind.CONFLICT, new_tiles=(*move, stray))
-    placement, dropped = _without_stray_blanks(proposal, board, RULES)
+    single = _without_stray_blanks(proposal, board, RULES)
+    assert single is not None
+    placement, dropped = single
     assert dropped == [Square(13, 1)]
     assert [(t.square, t.letter) for t in placement.letter_tiles] == [(Square(8, 8), "X"), (Square(9, 8), "E")]
     # Two lettered moves are not one move with a stray: left to the split.
@@ -181,12 +183,14 @@ def test_a_photo_whose_grid_was_found_cells_off_is_located_again_from_its_lines(
     game = synthetic_game(0, style="classic", moves=11)
     reader = BoardReader(load_profile("classic-scrabble"), RULES.tileset)
     before = reader.read(game.frames[9].image)
+    assert before.geometry is not None
     assert corner_error(before.geometry.corners, game.frames[9].truth.corners, 15) < 0.25
     board = Board(15)
     for sq, tile in before.tiles.items():
         board[sq] = PlacedTile(sq, tile.guess.letter if tile.guess is not None else "?",
                                blank=tile.guess is None).cell
     reading = _plausible_reading(reader, game.frames[10].image, board, None)
+    assert reading.geometry is not None
     assert corner_error(reading.geometry.corners, game.frames[10].truth.corners, 15) < 0.25
     assert not reading.hidden
     assert set(before.tiles) <= reading.occupied()
