@@ -70,9 +70,15 @@ def timed_locate(frame, repeat: int):
     return geom, runs[0], min(runs)
 
 
+def p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
+
+
 def print_times(label: str, times: list[float], fastest: list[float], repeat: int) -> None:
-    extra = f"; fastest of {repeat} runs, median over frames {statistics.median(fastest):.1f} ms" if repeat > 1 else ""
-    print(f"  {label}: median {statistics.median(times):.1f} ms{extra}")
+    extra = (f"; fastest of {repeat} runs, median over frames {statistics.median(fastest):.1f} ms, "
+             f"p90 {p90(fastest):.1f} ms" if repeat > 1 else "")
+    print(f"  {label}: median {statistics.median(times):.1f} ms, p90 {p90(times):.1f} ms{extra}")
 
 
 def run_scenes(seeds: range, repeat: int = 1) -> None:
