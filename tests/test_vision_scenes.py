@@ -142,3 +142,37 @@ def test_jheidel_older_board_on_a_tablecloth_is_taken_as_15x15_without_a_grid_si
     assert photo["grid_in_view"]
     geom = locate_structure(cv2.imread(str(JHEIDEL / photo["file"]), cv2.IMREAD_COLOR))
     assert geom.grid == 15
+
+
+def test_the_pruned_placement_search_picks_what_the_full_search_picks():
+    """vision.find._window_scores(best_only=True) works out a placement's median only where its bound lets it
+    win: on the line crossings of real and synthetic pictures (the grid with eight cells around it, so
+    hundreds of placements of either size) its best placement, score and line contrast are the full search's."""
+    import cv2
+
+    from vision import find
+
+    pictures = []
+    for name in ("IMG_20151016_165320.jpg", "IMG_20151016_170800.jpg"):
+        photo = next(p for p in _jheidel()["photos"] if p["file"].endswith(name))
+        pictures.append((cv2.imread(str(JHEIDEL / photo["file"]), cv2.IMREAD_COLOR), photo["corners"], 15))
+    for seed, style in ((3, "alfapet"), (7, "classic")):
+        scene = render_scene(seed, style=style)
+        pictures.append((scene.image, scene.truth.corners, scene.truth.grid))
+    cell, margin = 10, 8
+    for image, corners, n in pictures:
+        side = (n + 2 * margin) * cell
+        inner = np.float32([[0, 0], [n, 0], [n, n], [0, n]]) * cell + margin * cell
+        hom = cv2.getPerspectiveTransform(np.float32(corners), inner)
+        grey = cv2.warpPerspective(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), hom, (side, side))
+        resp = find.axis_responses(grey, 5)
+        lines = np.arange(n + 2 * margin + 1, dtype=np.float64) * cell
+        cross_v = find._crossings(resp[0], lines, lines, cell, cell)
+        cross_h = find._crossings(resp[1], lines, lines, cell, cell, transposed=True)
+        for size in find.GRIDS:
+            full, full_line = find._window_scores(cross_v, cross_h, size)
+            pruned, pruned_line = find._window_scores(cross_v, cross_h, size, best_only=True)
+            best = np.unravel_index(int(np.argmax(full)), full.shape)
+            assert np.unravel_index(int(np.argmax(pruned)), pruned.shape) == best
+            assert pruned[best] == full[best] and pruned_line[best] == full_line[best]
+            assert np.isfinite(pruned).sum() < np.isfinite(full).sum()

@@ -624,8 +624,8 @@ def _window_scores(cross_v: np.ndarray, cross_h: np.ndarray, n: int,
     column_h = sliding_window_view(_median(sliding_window_view(cross_h, n, axis=0)), n - 1, axis=1).max(axis=-1)
     bound_line = np.minimum(column_v[:n_y, 1 : n_x + 1], column_h[:n_x, 1 : n_y + 1].T)
     bound = np.where(bound_line >= MIN_CONTRAST / 2, bound_line + rest, -np.inf).ravel()
-    score = np.full(n_y * n_x, -np.inf)
-    line = np.full(n_y * n_x, -np.inf)
+    score = np.full(n_y * n_x, -np.inf, np.float32)
+    line = np.full(n_y * n_x, -np.inf, np.float32)
     order = np.argsort(-bound, kind="stable")
     best, done = -np.inf, 0
     while done < len(order) and bound[order[done]] >= best and np.isfinite(bound[order[done]]):
