@@ -281,19 +281,23 @@ def _band_profiles(resp: tuple[np.ndarray, np.ndarray], lo: int, hi: int) -> tup
     return cols, rows
 
 
-def _segments(grey: np.ndarray, thin: bool = True) -> np.ndarray:
-    """Line segments (x1, y1, x2, y2) of at least a few pixels along thin lines.
+def _segments(picture: np.ndarray) -> np.ndarray:
+    """Line segments (x1, y1, x2, y2) of at least a few pixels in a grey picture.
 
-    Searched on the picture and (``thin``) on its thin-line response: on the latter a grid line stays while
-    wood grain, cloth folds and shadow edges, which are broad, drop out; the former keeps the board's edges."""
-    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
-    pictures = [grey, np.clip(line_response(grey, 3) * 3, 0, 255).astype(np.uint8)] if thin else [grey]
-    found = [f.reshape(-1, 4) for f in (lsd.detect(p)[0] for p in pictures) if f is not None]
-    if not found:
+    Searched on the picture and, when that is not enough, on its thin-line response too
+    (:func:`_thin_picture`): there a grid line stays while wood grain, cloth folds and shadow edges, which
+    are broad, drop out; the picture itself keeps the board's edges."""
+    found = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE).detect(picture)[0]
+    if found is None:
         return np.zeros((0, 4), np.float32)
-    segs = np.concatenate(found)
+    segs = found.reshape(-1, 4)
     length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
-    return segs[length >= MIN_SEGMENT * max(grey.shape)]
+    return segs[length >= MIN_SEGMENT * max(picture.shape)]
+
+
+def _thin_picture(grey: np.ndarray) -> np.ndarray:
+    """The thin-line response of a grey picture, as a picture to search for segments."""
+    return np.clip(line_response(grey, 3) * 3, 0, 255).astype(np.uint8)
 
 
 def _family_pairs(segs: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -686,8 +690,9 @@ def find_grid(frame: np.ndarray, grid: int | None = None) -> Found:
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     # First from the picture's own segments; when that grid is unclear, or its size hardly beats the other
     # size, again with the thin-line response's segments added (and that result stands).
+    picture_segs = _segments(grey_small)
     for thin in (False, True):
-        segs = _segments(grey_small, thin)
+        segs = np.concatenate([picture_segs, _segments(_thin_picture(grey_small))]) if thin else picture_segs
         best = _grid_from_segments(work, grey, segs, s2, grids, np.random.default_rng(0)) if len(segs) >= 8 else None
         if best is not None and best[3] >= CASCADE_LINES and best[4] >= CASCADE_MARGIN:
             break
