@@ -333,56 +333,92 @@ class _Generator:
         return prefix, suffix, total
 
     def _find_parts(self, longest: int) -> None:
-        """Every word prefix of 1 to ``longest`` tiles the rack can spell, shortest first, indexed by last letter."""
+        """Every word prefix of 1 to ``longest`` tiles the rack can spell, shortest first, indexed by last letter.
+        A part grows only by the letters its node goes on with that the rest of the rack has (set bits of both)."""
         step_cache, graph_steps = self.graph.step_cache, self.graph.steps
-        blank_letters = self.allowed_letters
         value = self.values
         blank_bits = self.blank_bits
+        letter_of = self.letter_of
         rack_left, racks = self._rack_left, self.racks
         new_part = tuple.__new__  # a NamedTuple's own __new__ is a Python call: a fifth of the time here
         by_last = self.by_last
         parts = self.parts
         blank_form = self.blank_form
-        # (the node's steps, word, values, their sum, the rack's letters left as text, blanks left)
-        level: list[tuple[dict[str, tuple[int, int, bool]], str, tuple[int, ...], int, str, int]] = [
-            (graph_steps(0), "", (), 0, "".join(sorted(letter * n for letter, n in self.rack.items())), self.blanks)]
+        cuts, upto = self.cuts, self.upto
+        # (the node's steps, their letters' bits, word, values, their sum, the rack's letters left as text and their
+        # bits, blanks left)
+        level: list[tuple[dict[str, tuple[int, int, bool]], int, str, tuple[int, ...], int, str, int, int]] = [
+            (graph_steps(0), self.graph.mask(0), "", (), 0,
+             "".join(sorted(letter * n for letter, n in self.rack.items())), self.rack_bits, self.blanks)]
         for length in range(1, longest + 1):
-            grown = []
-            for kids, word, values, total, remaining, blanks_left in level:
-                for letter in dict.fromkeys(remaining):
-                    step = kids.get(letter)
-                    if step is not None:
-                        v = value[letter]
-                        grown.append((step, letter, word + letter, values + (v,), total + v,
-                                      remaining.replace(letter, "", 1), blanks_left))
-                if blanks_left:
-                    for letter, step in kids.items():
-                        if letter in blank_letters:
-                            grown.append((step, letter, word + blank_form[letter], values + (0,), total, remaining,
-                                          blanks_left - 1))
             ends = length >= 2
-            level = []
-            for (node, next_bits, final), last_letter, word, values, total, remaining, blanks_left in grown:
-                entry = racks.get(remaining)
-                rack, rack_bits = rack_left(remaining) if entry is None else entry
-                found = step_cache.get(node)
-                kids = graph_steps(node) if found is None else found
-                part = new_part(_Part, (length, node, word, values, total, rack, rack_bits, blanks_left,
-                                        len(remaining) + blanks_left, ends and final,
-                                        next_bits & (rack_bits | blank_bits if blanks_left else rack_bits), kids,
-                                        next_bits))
-                parts.append(part)
-                last = by_last.get(last_letter)
-                if last is None:
-                    by_last[last_letter] = [part]
+            grows = length < longest
+            grown = []
+            for kids, next_bits, word, values, total, remaining, remaining_bits, blanks_left in level:
+                found = next_bits & remaining_bits
+                while found:
+                    letter_bit = found & -found
+                    found ^= letter_bit
+                    letter = letter_of[letter_bit]
+                    node, child_bits, final = kids[letter]
+                    v = value[letter]
+                    rest = remaining.replace(letter, "", 1)
+                    entry = racks.get(rest)
+                    rack, rack_bits = rack_left(rest) if entry is None else entry
+                    child_kids = step_cache.get(node)
+                    if child_kids is None:
+                        child_kids = graph_steps(node)
+                    goes_on = child_bits & (rack_bits | blank_bits if blanks_left else rack_bits)
+                    part = new_part(_Part, (length, node, word + letter, values + (v,), total + v, rack, rack_bits,
+                                            blanks_left, len(rest) + blanks_left, ends and final, goes_on, child_kids,
+                                            child_bits))
+                    parts.append(part)
+                    last = by_last.get(letter)
+                    if last is None:
+                        by_last[letter] = [part]
+                    else:
+                        last.append(part)
+                    if grows and goes_on:
+                        grown.append((child_kids, child_bits, part.word, part.values, part.total, rest, rack_bits,
+                                      blanks_left))
+                if blanks_left:
+                    found = next_bits & blank_bits
+                    entry = racks.get(remaining)
+                    rack, rack_bits = rack_left(remaining) if entry is None else entry
+                    blanks_after = blanks_left - 1
+                    usable = rack_bits | blank_bits if blanks_after else rack_bits
+                    while found:
+                        letter_bit = found & -found
+                        found ^= letter_bit
+                        letter = letter_of[letter_bit]
+                        node, child_bits, final = kids[letter]
+                        child_kids = step_cache.get(node)
+                        if child_kids is None:
+                            child_kids = graph_steps(node)
+                        goes_on = child_bits & usable
+                        part = new_part(_Part, (length, node, word + blank_form[letter], values + (0,), total, rack,
+                                                rack_bits, blanks_after, len(remaining) + blanks_after, ends and final,
+                                                goes_on, child_kids, child_bits))
+                        parts.append(part)
+                        last = by_last.get(letter)
+                        if last is None:
+                            by_last[letter] = [part]
+                        else:
+                            last.append(part)
+                        if grows and goes_on:
+                            grown.append((child_kids, child_bits, part.word, part.values, total, remaining,
+                                          rack_bits, blanks_after))
+            level = grown
+            # How many parts of each last letter (and in all) have at most ``length`` tiles.
+            for letter, same_last in by_last.items():
+                cut = cuts.get(letter)
+                if cut is None:
+                    cuts[letter] = [0] * length + [len(same_last)]
                 else:
-                    last.append(part)
-                if length < longest:
-                    level.append((kids, word, values, total, remaining, blanks_left))
+                    cut.append(len(same_last))
+            upto.append(len(parts))
         self.last_bits = self.graph.letter_bits(by_last)
         self.longest = longest
-        self.cuts = {letter: _cuts(same_last, longest) for letter, same_last in by_last.items()}
-        self.upto = _cuts(parts, longest)
 
     def _parts_going_on_with(self, letter: str, longest: int) -> list[_Part]:
         """The parts of at most ``longest`` tiles whose node goes on with ``letter``."""
@@ -428,7 +464,7 @@ class _Generator:
         blank_form = self.blank_form
         step_cache, graph_steps, graph_mask = self.graph.step_cache, self.graph.steps, self.graph.mask
         letter_of = self.letter_of
-        by_last, cuts, last_bits = self.by_last, self.cuts, self.last_bits
+        by_last, cuts, last_bits, bit = self.by_last, self.cuts, self.last_bits, self.bit
         start = 0
         stop: int | None = None
         bonus_left = [bonus[rack_tiles - left] for left in range(rack_tiles + 1)]  # by the tiles left on the rack
@@ -554,78 +590,72 @@ class _Generator:
             end = anchor + 1
             if anchor >= longest and cells[anchor - longest] == STOP:
                 longest -= 1  # a new word may not start right after a stop tile laid earlier
+            # The parts that may end on the anchor: all, or by last letter those its cross-check allows.
+            if allowed is None:
+                groups = [self._parts_going_on_with(run[0][0], longest) if run is not None
+                          else self.parts[:self.upto[longest]]]
+            else:
+                groups = []
+                found = reach[anchor] & last_bits
+                while found:
+                    letter_bit = found & -found
+                    found ^= letter_bit
+                    letter = letter_of[letter_bit]
+                    groups.append(by_last[letter][:cuts[letter][longest]])
+            f, wm, cs = factor[anchor], line.word_mult[anchor], cross_sum[anchor]
+            plain, mult_end = plain_upto[end], mult_upto[end]
             if run is not None:  # the word goes on through the old tiles after the anchor
                 through, after_run, old_value = run
-                if allowed is None:
-                    parts = self._parts_going_on_with(through[0], longest)
-                else:
-                    first_bit = self.bit.get(through[0], 0)
-                    parts = []
-                    found = reach[anchor] & last_bits
-                    while found:
-                        letter_bit = found & -found
-                        found ^= letter_bit
-                        letter = letter_of[letter_bit]
-                        parts += [part for part in by_last[letter][:cuts[letter][longest]]
-                                  if part.next_bits & first_bit]
+                first = through[0]
+                first_bit = bit.get(first, 0)
+                rest = [(bit.get(letter, 0), letter) for letter in through[1:]]
                 # A lone tile on the anchor that also forms an across word is generated across.
                 lone_ok = not (down and allowed is not None)
                 room = reach[after_run] if after_run < size and cells[after_run] == _EMPTY else 0
-                # Through the old tiles once per node (parts with a blank or a tile for the same letter share one).
-                walked: dict[int, tuple[int, int, bool] | bool] = {}  # part node -> the step after the old tiles
-                for node in {part.node for part in parts}:
-                    reached: tuple[int, int, bool] | bool = False
-                    step_node = node
-                    for letter in through:
-                        node_steps = step_cache.get(step_node)
-                        step = (graph_steps(step_node) if node_steps is None else node_steps).get(letter)
-                        if step is None:
-                            break
-                        step_node = step[0]
-                    else:
-                        reached = step  # type: ignore[assignment]
-                    walked[node] = reached
-                parts = [part for part in parts if walked[part.node]]
-            else:  # it ends on the anchor or goes on with more tiles
-                room = reach[end] if end < size and cells[end] == _EMPTY else 0
-                if allowed is None:
-                    parts = [part for part in self.parts[:self.upto[longest]] if part.ends or part.goes_on & room]
-                else:
-                    parts = []
-                    found = reach[anchor] & last_bits
-                    while found:
-                        letter_bit = found & -found
-                        found ^= letter_bit
-                        letter = letter_of[letter_bit]
-                        parts += [part for part in by_last[letter][:cuts[letter][longest]]
-                                  if part.ends or part.goes_on & room]
-            f, wm, cs = factor[anchor], line.word_mult[anchor], cross_sum[anchor]
-            plain, mult_end = plain_upto[end], mult_upto[end]
-            # The loop sets rack, rack_bits, blanks and tiles_left for place() (a closure) to read.
-            for length, node, word, part_values, total, rack, rack_bits, blanks, tiles_left, ends, goes_on, \
-                    part_kids, next_bits in parts:  # noqa: B007
-                start = end - length
-                mult = mult_end // mult_upto[start]
-                main = total if length <= plain else sum(map(mul, part_values, factor[start:end]))
-                cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
-                if run is not None:
-                    node, node_bits, ends = walked[node]  # type: ignore[misc]
-                    main += old_value
-                    word += through  # noqa: PLW2901
-                    if ends and (length > 1 or lone_ok):
+                # The loop sets rack, rack_bits, blanks and tiles_left for place() (a closure) to read.
+                for group in groups:
+                    for length, node, word, part_values, total, rack, rack_bits, blanks, tiles_left, ends, goes_on, \
+                            part_kids, next_bits in group:  # noqa: B007
+                        if not next_bits & first_bit:
+                            continue
+                        # Through the old tiles; a mask test before each step (most walks stop at the second letter).
+                        node, node_bits, ends = part_kids[first]
+                        for letter_bit, letter in rest:
+                            if not node_bits & letter_bit:
+                                break
+                            node_steps = step_cache.get(node)
+                            node, node_bits, ends = (graph_steps(node) if node_steps is None else node_steps)[letter]
+                        else:
+                            start = end - length
+                            mult = mult_end // mult_upto[start]
+                            main = (total if length <= plain else sum(map(mul, part_values, factor[start:end]))) \
+                                + old_value
+                            cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
+                            word += through  # noqa: PLW2901
+                            if ends and (length > 1 or lone_ok):
+                                moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction,
+                                                                      r, start, word, None, old)))
+                            if tiles_left and node_bits & room & ((rack_bits | blank_bits) if blanks else rack_bits):
+                                node_steps = step_cache.get(node)
+                                place(graph_steps(node) if node_steps is None else node_steps, node_bits, after_run,
+                                      main, mult, cross, word)
+                continue
+            # No old tiles after the anchor: the part ends here or goes on with rack tiles.
+            room = reach[end] if end < size and cells[end] == _EMPTY else 0
+            for group in groups:
+                for length, node, word, part_values, total, rack, rack_bits, blanks, tiles_left, ends, goes_on, \
+                        part_kids, next_bits in group:  # noqa: B007
+                    if not (ends or goes_on & room):
+                        continue
+                    start = end - length
+                    mult = mult_end // mult_upto[start]
+                    main = total if length <= plain else sum(map(mul, part_values, factor[start:end]))
+                    cross = 0 if allowed is None else (cs + part_values[-1] * f) * wm
+                    if ends:
                         moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r,
                                                               start, word, None, old)))
-                    if tiles_left and node_bits & room & ((rack_bits | blank_bits) if blanks else rack_bits):
-                        node_steps = step_cache.get(node)
-                        place(graph_steps(node) if node_steps is None else node_steps, node_bits, after_run, main,
-                              mult, cross, word)
-                    continue
-                # No old tiles after the anchor: the part ends here or goes on with rack tiles.
-                if ends:
-                    moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r, start,
-                                                          word, None, old)))
-                if goes_on & room:
-                    place(part_kids, next_bits, end, main, mult, cross, word)
+                    if goes_on & room:
+                        place(part_kids, next_bits, end, main, mult, cross, word)
 
     # -- Alfapet stop tiles ---------------------------------------------------------------------------
 
