@@ -158,9 +158,9 @@ class _Part(NamedTuple):
     rack_bits: int  # and their bit set (WordGraph.letter_bits)
     blanks_left: int
     tiles_left: int
-    ends: bool  # a word of two or more letters may end with it
+    ends: int  # non-zero: a word of two or more letters may end with it
     goes_on: int  # bits of the letters the node goes on with that the rest of the rack has
-    kids: dict[str, tuple[int, int, bool]]  # the node's steps (WordGraph.steps)
+    kids: dict[str, tuple[int, int, int]]  # the node's steps (WordGraph.steps)
     next_bits: int  # the bits of their letters
 
 
@@ -347,7 +347,7 @@ class _Generator:
         cuts, upto = self.cuts, self.upto
         # (the node's steps, their letters' bits, word, values, their sum, the rack's letters left as text and their
         # bits, blanks left)
-        level: list[tuple[dict[str, tuple[int, int, bool]], int, str, tuple[int, ...], int, str, int, int]] = [
+        level: list[tuple[dict[str, tuple[int, int, int]], int, str, tuple[int, ...], int, str, int, int]] = [
             (graph_steps(0), self.graph.mask(0), "", (), 0,
              "".join(sorted(letter * n for letter, n in self.rack.items())), self.rack_bits, self.blanks)]
         for length in range(1, longest + 1):
@@ -469,7 +469,7 @@ class _Generator:
         stop: int | None = None
         bonus_left = [bonus[rack_tiles - left] for left in range(rack_tiles + 1)]  # by the tiles left on the rack
 
-        def place(kids: dict[str, tuple[int, int, bool]], candidates: int, c: int, main: int, mult: int,
+        def place(kids: dict[str, tuple[int, int, int]], candidates: int, c: int, main: int, mult: int,
                   cross: int, word: str) -> None:
             """Every rack tile that can go on the empty square ``c`` after a node (its steps ``kids``, their letters'
             bits ``candidates``) and the main word so far, the moves that end with it, and (recursively) those
@@ -570,7 +570,7 @@ class _Generator:
                 start = anchor - 1
                 while start > 0 and cells[start - 1] not in _NO_LETTER:
                     start -= 1
-                step: tuple[int, int, bool] | None = (0, graph_mask(0), False)
+                step: tuple[int, int, int] | None = (0, graph_mask(0), False)
                 for c in range(start, anchor):
                     node_steps = step_cache.get(step[0])  # type: ignore[index]
                     step = (graph_steps(step[0]) if node_steps is None else node_steps).get(cells[c])  # type: ignore

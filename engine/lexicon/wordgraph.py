@@ -69,7 +69,7 @@ class WordGraph:
         if masks is None and len(alphabet) <= _MASK_BITS:
             masks = _node_masks(first, letters)
         self._mask_array = masks  # None: masks made when asked (alphabets of more than 64 letters)
-        self._steps: dict[int, dict[str, tuple[int, int, bool]]] = {}
+        self._steps: dict[int, dict[str, tuple[int, int, int]]] = {}
         self._bits = {letter: 1 << i for i, letter in enumerate(alphabet)}
         self._between: dict[tuple[str, str], tuple[frozenset[str], int]] = {}
         self._count: int | None = None
@@ -112,25 +112,22 @@ class WordGraph:
         """The masks made so far, by node (for tight loops: ``masks.get(node)`` before :meth:`mask`)."""
         return self._masks
 
-    def steps(self, node: int) -> dict[str, tuple[int, int, bool]]:
-        """``{letter: (child node, its mask, a word ends there)}`` of ``node``: what the move generator needs per
-        tile laid, in one look-up (cached; do not modify)."""
+    def steps(self, node: int) -> dict[str, tuple[int, int, int]]:
+        """``{letter: (child node, its mask, 1 if a word ends there else 0)}`` of ``node``: what the move generator
+        needs per tile laid, in one look-up (cached; do not modify)."""
         found = self._steps.get(node)
         if found is None:
-            alphabet, final, masks = self.alphabet, self._final, self._mask_array
-            low, high = self._first[node], self._first[node + 1]
-            if masks is None:
-                mask = self.mask
-                found = {alphabet[code]: (child, mask(child), final[child] != 0)
-                         for code, child in zip(self._letters[low:high], self._targets[low:high], strict=True)}
-            else:
-                found = {alphabet[code]: (child, masks[child], final[child] != 0)
-                         for code, child in zip(self._letters[low:high], self._targets[low:high], strict=True)}
+            alphabet, letters, targets, final = self.alphabet, self._letters, self._targets, self._final
+            masks = self._mask_array
+            found = {}
+            for i in range(self._first[node], self._first[node + 1]):
+                child = targets[i]
+                found[alphabet[letters[i]]] = (child, self.mask(child) if masks is None else masks[child], final[child])
             self._steps[node] = found
         return found
 
     @property
-    def step_cache(self) -> dict[int, dict[str, tuple[int, int, bool]]]:
+    def step_cache(self) -> dict[int, dict[str, tuple[int, int, int]]]:
         """The :meth:`steps` made so far, by node (for tight loops: ``step_cache.get(node)`` before :meth:`steps`)."""
         return self._steps
 
@@ -141,12 +138,27 @@ class WordGraph:
         if found is None:
             letters = set()
             node = self._walk_arrays(prefix, 0)
-            if node is not None:
-                codes, targets, alphabet = self._letters, self._targets, self.alphabet
-                for i in range(self._first[node], self._first[node + 1]):
-                    end = self._walk_arrays(suffix, targets[i])
+            masks = self._mask_array
+            if node is not None and masks is None:  # alphabets of more than 64 letters
+                for letter, child in self.children(node).items():
+                    end = self.walk(suffix, child)
                     if end is not None and self._final[end]:
-                        letters.add(alphabet[codes[i]])
+                        letters.add(letter)
+            elif node is not None and masks is not None:
+                # The walks inline on the arrays: one per letter of the node, most stop at the suffix's first letter.
+                codes, targets, alphabet, first, final = self._letters, self._targets, self.alphabet, self._first, \
+                    self._final
+                suffix_bits = [self._bits.get(letter, 0) for letter in suffix]
+                for i in range(first[node], first[node + 1]):
+                    child = targets[i]
+                    for bit in suffix_bits:
+                        mask = masks[child]
+                        if not mask & bit:
+                            break
+                        child = targets[first[child] + (mask & (bit - 1)).bit_count()]
+                    else:
+                        if final[child]:
+                            letters.add(alphabet[codes[i]])
             if len(self._between) >= _MAX_BETWEEN:
                 self._between.clear()
             found = self._between[key] = (frozenset(letters), self.letter_bits(letters))
