@@ -22,6 +22,13 @@ GLYPH_PX = 24
 CROP_PAD = 0.18
 #: Ink this wide or tall (cells) is the tile's outline rather than its letter (letters stand at most ~0.7).
 _OUTLINE = 0.8
+#: A piece of a letter that broke off (a thin stroke) starts within this much of the letter's height beside
+#: it; ink further off is a sliver of the tile's edge (a bar beside an O made it read Q).
+_PIECE_GAP = 0.1
+#: A bar at most this thick (cells) within this distance of a side of a tile's outline is part of that outline.
+_EDGE_THIN, _EDGE_NEAR = 0.1, 0.08
+#: The width of the outline round a tile (cells), inside which a letter run into it is looked for.
+_EDGE_RIM = 0.15
 
 
 @dataclass(frozen=True)
@@ -75,10 +82,15 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
         x, y, bw, bh, area = stats.T
         inside = (area >= min_area) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
         inside[0] = False  # the background
-        letter_sized = whole_tile | (np.maximum(bw, bh) < _OUTLINE * cell_px)
+        small = np.maximum(bw, bh) < _OUTLINE * cell_px
+        letter_sized = (whole_tile | small) & ~_on_outline(stats, inside & ~small, cell_px)
         # The letter: largest blob whose centre lies in the middle of the crop.
         mid = np.flatnonzero(inside & letter_sized & (np.abs(cents[:, 0] - w / 2) < 0.3 * w)
                              & (np.abs(cents[:, 1] - h / 2) < 0.3 * h))
+        if whole_tile:
+            # An outline with nothing inside it is a tile without a letter (a blank), not a letter run into it.
+            mid = np.array([i for i in mid if max(bw[i], bh[i]) < _OUTLINE * cell_px
+                            or _inner_extent(labels, stats[i], i, cell_px) >= 0.25 * cell_px], int)
         # Height or width: a tile laid turned shows an I as a bar across.
         if mid.size and max(bh[mid[np.argmax(area[mid])]], bw[mid[np.argmax(area[mid])]]) >= 0.25 * cell_px:
             break
@@ -111,7 +123,8 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
             continue
         if above and overlaps_x:
             continue  # diacritics are looked for below, within the tile
-        if x >= mx - 0.3 * mh and x + bw <= mx + mw + 0.3 * mh and y >= my - 1 and y + bh <= my + mh + 1:
+        near = x + bw >= mx - _PIECE_GAP * mh and x <= mx + mw + _PIECE_GAP * mh
+        if near and x >= mx - 0.3 * mh and x + bw <= mx + mw + 0.3 * mh and y >= my - 1 and y + bh <= my + mh + 1:
             mask[labels == i] = 1  # a piece of the letter itself (a thin stroke broke off)
     if _add_marks(grey < thresh, soft, mask, (mx, my, mw, mh), functools.cache(lambda: _stroke_width(letter))):
         marks = 1
@@ -126,6 +139,33 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     canvas[oy : oy + y1 - y0, ox : ox + x1 - x0] = box
     image = cv2.resize(canvas, (GLYPH_PX, GLYPH_PX), interpolation=cv2.INTER_AREA)
     return Glyph(image, contrast, mh / cell_px, marks)
+
+
+def _inner_extent(labels: np.ndarray, box: np.ndarray, index: int, cell_px: int) -> float:
+    """How tall or wide the ink of blob ``index`` is inside its box shrunk by a rim's width on each side."""
+    x, y, bw, bh = (int(v) for v in box[:4])
+    rim = int(round(_EDGE_RIM * cell_px))
+    inner = labels[y + rim : y + bh - rim, x + rim : x + bw - rim] == index
+    if not inner.any():
+        return 0.0
+    ys, xs = np.nonzero(inner)
+    return float(max(ys.max() - ys.min(), xs.max() - xs.min()) + 1)
+
+
+def _on_outline(stats: np.ndarray, outlines: np.ndarray, cell_px: int) -> np.ndarray:
+    """Per blob: a thin bar lying along a side of an outline's box (the outline round a tile broken at a
+    darker threshold: a blank tile's edge read as an I)."""
+    x, y, bw, bh = (stats[:, k].astype(np.float32) for k in range(4))
+    near, thin = _EDGE_NEAR * cell_px, _EDGE_THIN * cell_px
+    out = np.zeros(len(stats), bool)
+    for i in np.flatnonzero(outlines):
+        ox, oy, ow, oh = (float(v) for v in stats[i, :4])
+        upright = (bw <= thin) & ((np.abs(x - ox) <= near) | (np.abs(x + bw - ox - ow) <= near)) \
+            & (y >= oy - near) & (y + bh <= oy + oh + near)
+        lying = (bh <= thin) & ((np.abs(y - oy) <= near) | (np.abs(y + bh - oy - oh) <= near)) \
+            & (x >= ox - near) & (x + bw <= ox + ow + near)
+        out |= upright | lying
+    return out
 
 
 def ink_shape(crop: np.ndarray, cell_px: int) -> np.ndarray | None:

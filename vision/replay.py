@@ -293,10 +293,13 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
 
 
 def _misplaced(reading: BoardReading, board: Board, last_placement: Placement | None) -> float:
-    """How far a reading is from a usable one: 1 for no board or a covered one, else the share of the tiles
-    already played (the last placement aside: it may have been withdrawn) that it does not see where they lie."""
-    if reading.occupancy is None or reading.status & (ReadingStatus.BOARD_NOT_FOUND | ReadingStatus.COVERED):
-        return 1.0
+    """How far a reading is from a usable one: the share of the tiles already played (the last placement
+    aside: it may have been withdrawn) that it does not see where they lie; above 1 when it found no board
+    (2) or a covered one (1 plus the share of its squares hidden: a grid found off hides more)."""
+    if reading.occupancy is None or reading.status & ReadingStatus.BOARD_NOT_FOUND:
+        return 2.0
+    if reading.status & ReadingStatus.COVERED:
+        return 1.0 + len(reading.hidden) / reading.occupancy.state.size
     last = {t.square for t in last_placement.letter_tiles} if last_placement is not None else set()
     played = {sq for sq, cell in board if not cell.is_stop} - last
     if not played:
