@@ -89,8 +89,8 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
                              & (np.abs(cents[:, 1] - h / 2) < 0.3 * h))
         if whole_tile:
             # An outline with nothing inside it is a tile without a letter (a blank), not a letter run into it.
-            mid = np.array([i for i in mid if max(bw[i], bh[i]) < _OUTLINE * cell_px
-                            or _inner_extent(labels, stats[i], i, cell_px) >= 0.25 * cell_px], int)
+            mid = np.array([i for i in mid.tolist() if max(bw[i], bh[i]) < _OUTLINE * cell_px
+                            or _inner_extent(labels, stats[i], i, cell_px) >= 0.25 * cell_px], np.intp)
         # Height or width: a tile laid turned shows an I as a bar across.
         if mid.size and max(bh[mid[np.argmax(area[mid])]], bw[mid[np.argmax(area[mid])]]) >= 0.25 * cell_px:
             break
@@ -205,9 +205,9 @@ def draw_arrow(tile: np.ndarray, colour: tuple[int, int, int] | int) -> None:
     width = max(2, int(round(0.08 * px)))
     left, top, bend, tip = 0.22 * px, 0.30 * px, 0.58 * px, 0.80 * px
     head = 0.20 * px
-    shaft = np.int32([[left, top], [bend, top], [bend, tip - head]])
+    shaft = np.array([[left, top], [bend, top], [bend, tip - head]], np.int32)
     cv2.polylines(tile, [shaft], False, colour, width, lineType=cv2.LINE_AA)
-    arrowhead = np.int32([[bend - head, tip - head], [bend + head, tip - head], [bend, tip]])
+    arrowhead = np.array([[bend - head, tip - head], [bend + head, tip - head], [bend, tip]], np.int32)
     cv2.fillPoly(tile, [arrowhead], colour, lineType=cv2.LINE_AA)
 
 
