@@ -164,6 +164,9 @@ class _Part(NamedTuple):
     next_bits: int  # the bits of their letters
 
 
+_Square = tuple[int, bool, int, int, int, int, str, int, int, tuple[tuple[int, str], ...]]  # see _Line.squares
+
+
 class _Line(NamedTuple):
     cells: list[str]  # letter, STOP, or "" for empty
     values: list[int]  # face value of the tile on the square (0 blank / empty)
@@ -178,23 +181,23 @@ class _Line(NamedTuple):
     reach: list[int]  # bits of the letters a new tile may be on each square (WordGraph.letter_bits)
     old: tuple[str, ...]
 
-    def squares(self, first: int) -> list[tuple[int, bool, int, int, int, int, str, int, int] | None]:
+    def squares(self, first: int, bit: dict[str, int]) -> list[_Square | None]:
         """Per empty square, what a tile laid there needs (read once per tile, not looked up piece by piece):
         (reach, crosses a word, letter factor, word multiplier, cross sum × multiplier, where the word goes on after
         it (past the old tiles right after it), those tiles' letters, their value sum, bits a next tile may have
-        there). Made only for lines where words are grown, from ``first`` on (tiles laid one by one start at an
-        anchor or right after a stop tile)."""
+        there, (bit, letter) of those old tiles). Made only for lines where words are grown, from ``first`` on
+        (tiles laid one by one start at an anchor or right after a stop tile)."""
         cells, reach, factors, mults, cross_ok, cross_sum = (self.cells, self.reach, self.factor, self.word_mult,
                                                              self.cross_ok, self.cross_sum)
         size = len(cells)
-        squares: list[tuple[int, bool, int, int, int, int, str, int, int] | None] = [None] * size
+        squares: list[_Square | None] = [None] * size
         for c in range(first, size):
             if cells[c] != _EMPTY:
                 continue
             through, end, old_value = self.runs.get(c + 1, ("", c + 1, 0))
             room = reach[end] if end < size and cells[end] == _EMPTY else 0
             squares[c] = (reach[c], cross_ok[c] is not None, factors[c], mults[c], cross_sum[c] * mults[c], end,
-                          through, old_value, room)
+                          through, old_value, room, tuple((bit.get(letter, 0), letter) for letter in through))
         return squares
 
 
@@ -241,12 +244,16 @@ class _Generator:
         if not self.rack_tiles:
             return []
         lines = []
+        grids = self.cells, _oriented(self.cells, Direction.DOWN)
+        value_grids = self.tile_values, _oriented(self.tile_values, Direction.DOWN)
         for direction in (Direction.ACROSS, Direction.DOWN):
-            grid = _oriented(self.cells, direction)
-            values = _oriented(self.tile_values, direction)
-            premiums = self.premiums[direction is Direction.DOWN]
+            down = direction is Direction.DOWN
+            grid, values = grids[down], value_grids[down]
+            premiums = self.premiums[down]
+            # Perpendicular words are read along the other orientation's lines (slices, not a walk per square).
+            crossing = grids[not down], value_grids[not down]
             for r in range(self.size):
-                lines.append((self._line(grid, values, premiums, r, direction), grid, r, direction))
+                lines.append((self._line(grid, values, crossing, premiums, r, direction), grid, r, direction))
         self._find_parts(max((free + 1 for line, *_ in lines for _, free in line.anchors), default=0))
         for line, grid, r, direction in lines:
             self._line_moves(line, r, direction)
@@ -256,7 +263,7 @@ class _Generator:
 
     # -- per line set-up -----------------------------------------------------------------------------
 
-    def _line(self, grid, values, premiums, r: int, direction: Direction) -> _Line:
+    def _line(self, grid, values, crossing, premiums, r: int, direction: Direction) -> _Line:
         factor, word_mult, mult_upto, plain_upto = premiums
         size = self.size
         cells = grid[r]
@@ -268,22 +275,23 @@ class _Generator:
         graph = self.graph
         above_row = grid[r - 1] if r > 0 else None
         below_row = grid[r + 1] if r + 1 < size else None
-        for c in range(size):
-            if cells[c] != _EMPTY:
-                continue
-            up = above_row is not None and above_row[c] not in (_EMPTY, STOP)
-            down = below_row is not None and below_row[c] not in (_EMPTY, STOP)
-            if down and above_row is not None and above_row[c] == STOP:
-                cross_ok[c] = frozenset()  # a word may not start below (after) a stop tile laid earlier
-                reach[c] = 0
-                anchors.append(c)
-            elif up or down:
-                prefix, suffix, total = self._perpendicular(grid, values, r, c)
-                cross_sum[c] = total
-                cross_ok[c], reach[c] = graph.between(prefix, suffix)
-                anchors.append(c)
-            elif (c > 0 and cells[c - 1] not in _NO_LETTER) or (c + 1 < size and cells[c + 1] not in _NO_LETTER):
-                anchors.append(c)
+        if any(cells) or (above_row is not None and any(above_row)) or (below_row is not None and any(below_row)):
+            for c in range(size):
+                if cells[c] != _EMPTY:
+                    continue
+                up = above_row is not None and above_row[c] not in _NO_LETTER
+                down = below_row is not None and below_row[c] not in _NO_LETTER
+                if down and above_row is not None and above_row[c] == STOP:
+                    cross_ok[c] = frozenset()  # a word may not start below (after) a stop tile laid earlier
+                    reach[c] = 0
+                    anchors.append(c)
+                elif up or down:
+                    prefix, suffix, total = _perpendicular(crossing, r, c)
+                    cross_sum[c] = total
+                    cross_ok[c], reach[c] = graph.between(prefix, suffix)
+                    anchors.append(c)
+                elif (c > 0 and cells[c - 1] not in _NO_LETTER) or (c + 1 < size and cells[c + 1] not in _NO_LETTER):
+                    anchors.append(c)
         if self.empty_board:
             centre = self.rules.layout.centre
             row, col = (centre.row, centre.col) if direction is Direction.ACROSS else (centre.col, centre.row)
@@ -316,21 +324,6 @@ class _Generator:
                 c += 1
         return _Line(cells, values[r], factor[r], word_mult[r], mult_upto[r], plain_upto[r], cross_ok, cross_sum,
                      limited, runs, reach, tuple(cells))
-
-    def _perpendicular(self, grid, values, r: int, c: int) -> tuple[str, str, int]:
-        """Letters above and below (r, c) in the oriented grid, and their face-value sum."""
-        total = 0
-        top = r
-        while top > 0 and grid[top - 1][c] not in (_EMPTY, STOP):
-            top -= 1
-            total += values[top][c]
-        prefix = "".join(grid[i][c] for i in range(top, r))
-        bottom = r
-        while bottom + 1 < self.size and grid[bottom + 1][c] not in (_EMPTY, STOP):
-            bottom += 1
-            total += values[bottom][c]
-        suffix = "".join(grid[i][c] for i in range(r + 1, bottom + 1))
-        return prefix, suffix, total
 
     def _find_parts(self, longest: int) -> None:
         """Every word prefix of 1 to ``longest`` tiles the rack can spell, shortest first, indexed by last letter.
@@ -448,7 +441,7 @@ class _Generator:
             return
         cross_ok, cross_sum, runs, reach = line.cross_ok, line.cross_sum, line.runs, line.reach
         mult_upto, plain_upto = line.mult_upto, line.plain_upto
-        squares = line.squares(min(stop_squares) + 1 if stop_squares else line.anchors[0][0])
+        squares = line.squares(min(stop_squares) + 1 if stop_squares else line.anchors[0][0], self.bit)
         size = self.size
         letter_value = self.values
         moves = self.moves
@@ -476,7 +469,7 @@ class _Generator:
             going on after it. The letters tried are the bits node & square & rack have in common; a tile is laid
             only when a word can end with it or a tile left on the rack can follow it."""
             nonlocal blanks, tiles_left, rack_bits
-            allowed, crossing, f, wm, crossed, end, through, old_value, room = squares[c]  # type: ignore[misc]
+            allowed, crossing, f, wm, crossed, end, through, old_value, room, old_steps = squares[c]  # type: ignore
             candidates &= allowed
             mult *= wm
             # A word ends here when it has two letters or more, but not a lone tile down that also forms an across
@@ -494,14 +487,15 @@ class _Generator:
                 found ^= letter_bit
                 letter = letter_of[letter_bit]
                 child, child_bits, final = kids[letter]
-                if through:
-                    for old_letter in through:
-                        old_steps = step_cache.get(child)
-                        step = (graph_steps(child) if old_steps is None else old_steps).get(old_letter)
-                        if step is None:
+                if through:  # the word goes on through old tiles: a mask test before each step
+                    for old_bit, old_letter in old_steps:
+                        if not child_bits & old_bit:
+                            child = -1
                             break
-                        child, child_bits, final = step
-                    if step is None:
+                        child_steps = step_cache.get(child)
+                        child, child_bits, final = (graph_steps(child) if child_steps is None else child_steps)[
+                            old_letter]
+                    if child < 0:
                         continue
                 n = letters[letter]
                 bits_left = bits_before ^ letter_bit if n == 1 else bits_before
@@ -536,13 +530,14 @@ class _Generator:
                     letter = letter_of[letter_bit]
                     child, child_bits, final = kids[letter]
                     if through:
-                        for old_letter in through:
-                            old_steps = step_cache.get(child)
-                            step = (graph_steps(child) if old_steps is None else old_steps).get(old_letter)
-                            if step is None:
+                        for old_bit, old_letter in old_steps:
+                            if not child_bits & old_bit:
+                                child = -1
                                 break
-                            child, child_bits, final = step
-                        if step is None:
+                            child_steps = step_cache.get(child)
+                            child, child_bits, final = (graph_steps(child) if child_steps is None else child_steps)[
+                                old_letter]
+                        if child < 0:
                             continue
                     go_on = child_bits & usable
                     final = can_end and final
@@ -700,6 +695,19 @@ def _premiums(grid: tuple[tuple[Premium, ...], ...], minus: bool, size: int) -> 
             plain_upto.append(plain)
         oriented.append((factors, mults, mult_upto, plain_upto))
     return tuple(oriented)
+
+
+def _perpendicular(crossing: tuple[list[list[str]], list[list[int]]], r: int, c: int) -> tuple[str, str, int]:
+    """Letters before and after square ``r`` of line ``c`` of the other orientation (``crossing``: its cells and
+    tile values), and their face-value sum."""
+    cells, values = crossing[0][c], crossing[1][c]
+    top = r
+    while top > 0 and cells[top - 1] not in _NO_LETTER:
+        top -= 1
+    bottom = r + 1
+    while bottom < len(cells) and cells[bottom] not in _NO_LETTER:
+        bottom += 1
+    return "".join(cells[top:r]), "".join(cells[r + 1:bottom]), sum(values[top:r]) + sum(values[r + 1:bottom])
 
 
 def _cuts(parts: list[_Part], longest: int) -> list[int]:
