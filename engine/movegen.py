@@ -48,6 +48,7 @@ import functools
 import gc
 import heapq
 from collections.abc import Iterable, Sequence
+from itertools import compress
 from operator import mul
 from typing import NamedTuple
 
@@ -197,7 +198,8 @@ class _Line(NamedTuple):
             through, end, old_value = self.runs.get(c + 1, ("", c + 1, 0))
             room = reach[end] if end < size and cells[end] == _EMPTY else 0
             squares[c] = (reach[c], cross_ok[c] is not None, factors[c], mults[c], cross_sum[c] * mults[c], end,
-                          through, old_value, room, tuple((bit.get(letter, 0), letter) for letter in through))
+                          through, old_value, room,
+                          tuple([(bit.get(letter, 0), letter) for letter in through]) if through else ())
         return squares
 
 
@@ -224,6 +226,7 @@ class _Generator:
         self.longest = 0  # the longest part
         self.upto: list[int] = [0]  # the parts' cuts
         self.parts: list[_Part] = []  # shortest first
+        self.parts_next_bits: list[int] = []  # the next_bits of self.parts, in the same order (for compress)
         size = self.size
         self.cells = [[_EMPTY] * size for _ in range(size)]
         self.tile_values = [[0] * size for _ in range(size)]
@@ -335,7 +338,7 @@ class _Generator:
         rack_left, racks = self._rack_left, self.racks
         new_part = tuple.__new__  # a NamedTuple's own __new__ is a Python call: a fifth of the time here
         by_last = self.by_last
-        parts = self.parts
+        parts, part_next_bits = self.parts, self.parts_next_bits
         blank_form = self.blank_form
         cuts, upto = self.cuts, self.upto
         # (the node's steps, their letters' bits, word, values, their sum, the rack's letters left as text and their
@@ -366,6 +369,7 @@ class _Generator:
                                             blanks_left, len(rest) + blanks_left, ends and final, goes_on, child_kids,
                                             child_bits))
                     parts.append(part)
+                    part_next_bits.append(child_bits)
                     last = by_last.get(letter)
                     if last is None:
                         by_last[letter] = [part]
@@ -393,6 +397,7 @@ class _Generator:
                                                 rack_bits, blanks_after, len(remaining) + blanks_after, ends and final,
                                                 goes_on, child_kids, child_bits))
                         parts.append(part)
+                        part_next_bits.append(child_bits)
                         last = by_last.get(letter)
                         if last is None:
                             by_last[letter] = [part]
@@ -418,7 +423,7 @@ class _Generator:
         found = self.by_next.get(letter)
         if found is None:
             letter_bit = self.bit.get(letter, 0)
-            parts = [part for part in self.parts if part.next_bits & letter_bit]
+            parts = list(compress(self.parts, map(letter_bit.__and__, self.parts_next_bits)))
             found = self.by_next[letter] = (parts, _cuts(parts, self.longest))
         return found[0][:found[1][longest]]
 
