@@ -17,7 +17,14 @@ per square: two in three searches would find nothing). The letters tried on a sq
 the set bits of node & square & rack; one dict read (:meth:`WordGraph.steps`) gives a tile's
 child node, its letter bits and whether a word ends there; and the cyclic garbage collector
 is paused while the moves are made (it walked the growing move list over and over: a fifth
-of the time). Scores are added up while the word grows, with the engine's rules (letter ×2–×4, word ×2–×4 after
+of the time). Most of what is left is set-up per position, line and anchor rather than the
+search, so that is kept small: a move is its main word as text (its tiles are worked out
+only when asked: most moves are only counted), parts grow only by letters both their node
+and the rest of the rack have, parts and old tiles are walked with a mask test before each
+dict read, the word multiplier and "no letter premium" of any stretch of a line come from
+per-layout products and runs, and the node masks come with the graph file (a node first
+reached costs one small dict, a cross-check no dicts). Scores are added up while the word
+grows, with the engine's rules (letter ×2–×4, word ×2–×4 after
 the letter effects, a minus square takes the tile's value off once net, the all-tiles
 bonus from :meth:`Rules.bingo_bonus`); ``tests/test_movegen.py`` proves on every
 generated move that this equals :func:`engine.scoring.score_placement`, and that the set
