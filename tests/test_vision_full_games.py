@@ -171,8 +171,12 @@ def test_a_letterless_cell_off_the_moves_line_is_left_out_of_a_photo_that_holds_
     placement, dropped = single
     assert dropped == [Square(13, 1)]
     assert [(t.square, t.letter) for t in placement.letter_tiles] == [(Square(8, 8), "X"), (Square(9, 8), "E")]
-    # Two lettered moves are not one move with a stray: left to the split.
-    other = reading(Square(2, 2), ("Z", 0.97), ("Q", 0.5))
+    # A lettered tile with no tile beside it (a fleck, a stray tile) cannot be part of any move: left out too.
+    fleck = reading(Square(2, 2), ("Z", 0.97), ("Q", 0.5))
+    single = _without_stray_blanks(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, fleck)), board, RULES)
+    assert single is not None and single[1] == [Square(2, 2)]
+    # Two lettered moves (the other one beside CAT's C) are not one move with a stray: left to the split.
+    other = reading(Square(6, 7), ("Z", 0.97), ("Q", 0.5))
     assert _without_stray_blanks(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, other)), board, RULES) is None
 
 
@@ -212,3 +216,25 @@ def test_a_blank_tile_is_not_read_as_the_edge_of_its_outline(style):
                              rules.tileset)
         tiles = reader.read_tiles(scene.image, Geometry(scene.truth.corners.astype(np.float32), n, 0.0), squares)
         assert [sq.name for sq in squares if tiles[sq].guess is not None] == []
+
+
+def test_a_photo_that_cannot_be_split_twice_in_a_row_is_taken_as_one_move_and_the_game_goes_on():
+    """Alfapet dev game 3: a tile read on the corner square stayed on every later photo, so no photo after it
+    could be split into legal moves and the rest of the game piled up. The first such photo waits for the next
+    one (a hand may have moved); the second is taken as one move, unchecked."""
+    from vision.replay import MAX_MOVES_PER_PHOTO, _as_one_move, _stalled
+
+    def waiting(kind: ProposalKind) -> Turn:
+        return Turn(Path("image-1.png"), Proposal(kind), kind.value, 0.0)
+
+    assert not _stalled([])
+    assert not _stalled([waiting(ProposalKind.COVERED)])
+    assert _stalled([waiting(ProposalKind.CONFLICT)])
+    assert _stalled([waiting(ProposalKind.COVERED)] * (MAX_MOVES_PER_PHOTO - 1))
+    board = board_with("CAT", 7, 7)
+    scattered = (reading(Square(8, 8), ("X", 0.97), ("Q", 0.5)), reading(Square(0, 0), ("I", 0.9), ("J", 0.8)),
+                 TileReading(Square(3, 12), Glyph(None, 0.9, 0.0), None))
+    forced = _as_one_move(Proposal(ProposalKind.CONFLICT, new_tiles=scattered), board)
+    assert forced is not None
+    assert sorted((t.square, t.letter, t.blank) for t in forced.letter_tiles) == [
+        (Square(0, 0), "I", False), (Square(3, 12), "?", True), (Square(8, 8), "X", False)]

@@ -204,7 +204,9 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
         if proposal.kind is ProposalKind.CONFLICT:
             # Photos numbered 4, 6: the photo of move 5 is missing, so photo 6 shows two moves.
             gap = (number - last_number) if (number := image_number(photo)) is not None and last_number else 1
-            single = _without_stray_blanks(proposal, before, rules) if not (waiting or proposal.removed) and gap <= 1 \
+            # Tiles gone that are not the last move are misread (their removal is not played): no hindrance.
+            taken_back = proposal.removed and not proposal.problems & DiffProblem.NOT_A_WITHDRAWAL
+            single = _without_stray_blanks(proposal, before, rules) if not (waiting or taken_back) and gap <= 1 \
                 else None
             if single is not None:
                 # One photo, one turn: a letterless "tile" off the move's line is a misreading, not a second move.
@@ -214,15 +216,31 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                 event = _play(game, placement, turn)
                 if event is not None:
                     turn.text = f"{placement.notation(before)} {event.score:+d}"
-                    turn.notes.append(f"no letter on {', '.join(sq.name for sq in dropped)}, off the move's line: "
-                                      "left out (one photo holds one move)")
+                    strays = ", ".join(sq.name for sq in dropped)
+                    turn.notes.append(f"a stray on {strays} (no letter, or no tile beside it): left out (one photo "
+                                      "holds one move)")
                     last_placement, last_owner = placement, event.player
                 continue
             seen = [_glimpse(t.reading, before) for t in waiting]
             found = _split(proposal, before, rules, words, turn, seen)
-            if found is None:
+            if found is None and not _stalled(waiting):
                 turn.notes.append("no split into legal moves; its tiles are looked for again on the next photo")
                 waiting.append(turn)
+                continue
+            if found is None:
+                # Twice in a row (or too many photos behind): a misread tile would stall every later photo.
+                forced = _as_one_move(proposal, before)
+                event = _play(game, forced, turn) if forced is not None else None
+                if event is not None:
+                    shown = f"{event.move.notation(before)} {event.score:+d}"  # type: ignore[union-attr]
+                    turn.text = f"{shown} (taken unchecked)"
+                    turn.notes.append(f"the new tiles make no legal moves however split, on this photo and the one "
+                                      f"before it: taken as one move ({shown}), unchecked, so the game goes on")
+                    # Not a move to take back: a misread tile of it that vanishes later is no withdrawal.
+                    last_placement, last_owner = None, None
+                for earlier in waiting:
+                    earlier.text += f" (no move of its own found; its tiles went with {photo.name})"
+                waiting = []
                 continue
             parts, owned_by = found
             readings = {t.square: t for t in proposal.new_tiles}
@@ -401,11 +419,33 @@ def _split(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | No
     return None
 
 
+def _stalled(waiting: list[Turn]) -> bool:
+    """Whether the photos waiting for a later one to show their moves include one whose new tiles already
+    made no legal moves (not only covered ones), or are as many as one photo may be split into."""
+    return len(waiting) + 1 >= MAX_MOVES_PER_PHOTO or any(
+        t.proposal.kind is ProposalKind.CONFLICT for t in waiting)
+
+
+def _as_one_move(proposal: Proposal, board: Board) -> Placement | None:
+    """Every new tile of a photo as one placement (as read; a tile without a letter a blank); None without any."""
+    if proposal.placement is not None:
+        return proposal.placement
+    try:
+        return Placement.from_tiles([_as_read(t) for t in proposal.new_tiles], board)
+    except EngineError:
+        return None
+
+
 def _without_stray_blanks(proposal: Proposal, board: Board,
                           rules: Rules) -> tuple[Placement, list[Square]] | None:
-    """The one legal move the photo's new tiles make once one or two letterless ones are left out, and those
-    squares; None when the letterless tiles are not few, or leaving them out makes no legal move either."""
-    letterless = [t.square for t in proposal.new_tiles if t.guess is None]
+    """The one legal move the photo's new tiles make once one or two stray ones are left out, and those
+    squares; None when the strays are not few, or leaving them out makes no legal move either. A stray is a
+    tile read without a letter, or one with no tile beside it, old or new (no legal move lays such a tile
+    once the board holds tiles: a stray tile by the board or a fleck read as a letter)."""
+    new = {t.square for t in proposal.new_tiles}
+    held = {sq for sq, cell in board if not cell.is_stop}
+    letterless = [t.square for t in proposal.new_tiles if t.guess is None or held and not _neighbours(t.square)
+                  & (new | held)]
     if not 1 <= len(letterless) <= 2 or len(letterless) == len(proposal.new_tiles):
         return None
     read = {t.square: t for t in proposal.placement.tiles} if proposal.placement is not None else {}
@@ -416,6 +456,10 @@ def _without_stray_blanks(proposal: Proposal, board: Board,
             if placement is not None:
                 return placement, list(dropped)
     return None
+
+
+def _neighbours(square: Square) -> set[Square]:
+    return {Square(square.row + dr, square.col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))}
 
 
 def _as_read(tile: TileReading) -> PlacedTile:
