@@ -56,7 +56,7 @@ import gc
 import heapq
 from collections.abc import Iterable, Sequence
 from itertools import compress
-from operator import mul
+from operator import itemgetter, mul
 from typing import NamedTuple
 
 from engine.board import Board
@@ -172,6 +172,8 @@ class _Part(NamedTuple):
     next_bits: int  # the bits of their letters
 
 
+_NEXT_BITS = itemgetter(_Part._fields.index("next_bits"))
+
 _Square = tuple[int, bool, int, int, int, int, str, int, int, tuple[tuple[int, str], ...]]  # see _Line.squares
 
 
@@ -227,8 +229,8 @@ class _Generator:
         self.racks: dict[str, tuple[dict[str, int], int]] = {}  # (rack, its bits) by the letters left
         self.by_last: dict[str, list[_Part]] = {}  # parts by their last letter, shortest first
         self.bit = {letter: 1 << i for i, letter in enumerate(graph.alphabet)}
-        self.by_next: dict[str, tuple[list[_Part], list[int]]] = {}  # parts whose node goes on with the letter (and
-        # their cuts, see _cuts)
+        self.by_next: dict[str, tuple[int, list[_Part], list[int]]] = {}  # parts of up to so many tiles whose node
+        # goes on with the letter (and their cuts, see _cuts)
         self.cuts: dict[str, list[int]] = {}  # by last letter: see _cuts
         self.longest = 0  # the longest part
         self.upto: list[int] = [0]  # the parts' cuts
@@ -426,13 +428,15 @@ class _Generator:
         self.longest = longest
 
     def _parts_going_on_with(self, letter: str, longest: int) -> list[_Part]:
-        """The parts of at most ``longest`` tiles whose node goes on with ``letter``."""
+        """The parts of at most ``longest`` tiles whose node goes on with ``letter`` (found among that many first, and
+        among more only when an anchor asks for more: with a blank the longest are most of the parts)."""
         found = self.by_next.get(letter)
-        if found is None:
+        if found is None or found[0] < longest:
             letter_bit = self.bit.get(letter, 0)
-            parts = list(compress(self.parts, map(letter_bit.__and__, self.parts_next_bits)))
-            found = self.by_next[letter] = (parts, _cuts(parts, self.longest))
-        return found[0][:found[1][longest]]
+            upto = self.upto[longest]
+            parts = list(compress(self.parts[:upto], map(letter_bit.__and__, self.parts_next_bits[:upto])))
+            found = self.by_next[letter] = (longest, parts, _cuts(parts, longest))
+        return found[1][:found[2][longest]]
 
     def _rack_left(self, letters: str) -> tuple[dict[str, int], int]:
         """The rack dict of ``letters`` and their bits (one per distinct rest of the rack: they are restored)."""
@@ -598,17 +602,22 @@ class _Generator:
             if anchor >= longest and cells[anchor - longest] == STOP:
                 longest -= 1  # a new word may not start right after a stop tile laid earlier
             # The parts that may end on the anchor: all, or by last letter those its cross-check allows.
+            groups: list[Iterable[_Part]]
             if allowed is None:
                 groups = [self._parts_going_on_with(run[0][0], longest) if run is not None
                           else self.parts[:self.upto[longest]]]
             else:
                 groups = []
                 found = reach[anchor] & last_bits
+                first_bit = bit.get(run[0][0], 0) if run is not None else 0
                 while found:
                     letter_bit = found & -found
                     found ^= letter_bit
                     letter = letter_of[letter_bit]
-                    groups.append(by_last[letter][:cuts[letter][longest]])
+                    same_last = by_last[letter][:cuts[letter][longest]]
+                    # Before old tiles: only the parts going on with the first of them (picked in C, most do not).
+                    groups.append(compress(same_last, map(first_bit.__and__, map(_NEXT_BITS, same_last))) if first_bit
+                                  else same_last)
             f, wm, cs = factor[anchor], line.word_mult[anchor], cross_sum[anchor]
             plain, mult_end = plain_upto[end], mult_upto[end]
             if run is not None:  # the word goes on through the old tiles after the anchor
