@@ -8,6 +8,9 @@ from seeded random racks, judged by the sv list. Also the word graph's load time
 Targets (issue 16): median <= 10 ms and p95 <= 40 ms without a blank, median <= 150 ms with one blank, load <= 100 ms.
 Per position: the CPU time of the generate_moves() call; the mean over the whole loop (collector included: the
 generator pauses the cyclic collector while it works, so part of its cost lands after the call) is printed beside it.
+The 15×15 no-blank run starts on a freshly loaded graph (no node looked at yet, as one ``ordvakt best`` call: each
+node first reached costs a small dict), the 17×17 runs on the graph that played their games. On a shared machine
+compare runs by the reference loop's time printed first (it varied 35–63 ms within minutes here).
 
     .venv/bin/python bench/movegen.py [--positions N] [--oracle N]
 

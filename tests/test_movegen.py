@@ -39,7 +39,7 @@ IGNORED = ProblemCode.TOO_MANY_COPIES
 
 # -- the oracle ------------------------------------------------------------------------------------------
 
-def oracle_moves(board: Board, rack: str, rules: Rules, words: set[str],
+def oracle_moves(board: Board, rack: str, rules: Rules, words: set[str] | frozenset[str],
                  matches: dict[str, list[str]] | None = None) -> dict[frozenset, int]:
     """{frozenset(placed tiles): score} of every legal placement, by exhaustive search.
 
@@ -387,3 +387,25 @@ def test_word_graph_round_trips_through_its_file(tmp_path: Path) -> None:
 
     with pytest.raises(LexiconError, match="bad.graph"):
         WordGraph.load(tmp_path / "bad.graph")
+    # A file of the previous format (no letter masks) is refused with a one-line message naming both formats.
+    old = bytearray((tmp_path / "x.graph").read_bytes())
+    old[4:8] = (1).to_bytes(4, "little")
+    (tmp_path / "old.graph").write_bytes(bytes(old))
+    with pytest.raises(LexiconError, match=r"old\.graph.*format 1; this version reads format 2") as caught:
+        WordGraph.load(tmp_path / "old.graph")
+    assert "\n" not in str(caught.value)
+
+
+def test_cross_checks_and_masks_read_from_the_arrays_agree_with_the_word_list() -> None:
+    words = sample_words("sv", 9, 2000, Rules.alfapet("sv").tileset.alphabet)
+    graph = WordGraph.from_words(words)
+    for word in sorted(words)[::37]:
+        for i in range(len(word)):
+            prefix, suffix = word[:i], word[i + 1:]
+            letters, bits = graph.between(prefix, suffix)
+            expected = {x for x in graph.alphabet if prefix + x + suffix in words}
+            assert letters == expected and bits == graph.letter_bits(expected)
+        node = graph.walk(word[:-1])
+        assert node is not None
+        assert graph.mask(node) == graph.letter_bits(w[len(word) - 1] for w in words
+                                                     if len(w) >= len(word) and w.startswith(word[:-1]))
