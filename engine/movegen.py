@@ -168,7 +168,8 @@ class _Part(NamedTuple):
     tiles_left: int
     ends: int  # non-zero: a word of two or more letters may end with it
     goes_on: int  # bits of the letters the node goes on with that the rest of the rack has
-    kids: dict[str, tuple[int, int, int]]  # the node's steps (WordGraph.steps)
+    kids: dict[str, tuple[int, int, int]] | None  # the node's steps (WordGraph.steps); None when it cannot go on
+    # with rack tiles (read only before old tiles then: a node first reached costs a dict)
     next_bits: int  # the bits of their letters
 
 
@@ -370,10 +371,10 @@ class _Generator:
                     rest = remaining.replace(letter, "", 1)
                     entry = racks.get(rest)
                     rack, rack_bits = rack_left(rest) if entry is None else entry
-                    child_kids = step_cache.get(node)
-                    if child_kids is None:
-                        child_kids = graph_steps(node)
                     goes_on = child_bits & (rack_bits | blank_bits if blanks_left else rack_bits)
+                    child_kids = step_cache.get(node) if goes_on else None
+                    if child_kids is None and goes_on:
+                        child_kids = graph_steps(node)
                     part = new_part(_Part, (length, node, word + letter, values + (v,), total + v, rack, rack_bits,
                                             blanks_left, len(rest) + blanks_left, ends and final, goes_on, child_kids,
                                             child_bits))
@@ -398,10 +399,10 @@ class _Generator:
                         found ^= letter_bit
                         letter = letter_of[letter_bit]
                         node, child_bits, final = kids[letter]
-                        child_kids = step_cache.get(node)
-                        if child_kids is None:
-                            child_kids = graph_steps(node)
                         goes_on = child_bits & usable
+                        child_kids = step_cache.get(node) if goes_on else None
+                        if child_kids is None and goes_on:
+                            child_kids = graph_steps(node)
                         part = new_part(_Part, (length, node, word + blank_form[letter], values + (0,), total, rack,
                                                 rack_bits, blanks_after, len(remaining) + blanks_after, ends and final,
                                                 goes_on, child_kids, child_bits))
@@ -415,7 +416,7 @@ class _Generator:
                         if grows and goes_on:
                             grown.append((child_kids, child_bits, part.word, part.values, total, remaining,
                                           rack_bits, blanks_after))
-            level = grown
+            level = grown  # type: ignore[assignment]  # only parts that go on (their steps are there)
             # How many parts of each last letter (and in all) have at most ``length`` tiles.
             for letter, same_last in by_last.items():
                 cut = cuts.get(letter)
@@ -635,6 +636,10 @@ class _Generator:
                         if not next_bits & first_bit:
                             continue
                         # Through the old tiles; a mask test before each step (most walks stop at the second letter).
+                        if part_kids is None:
+                            part_kids = step_cache.get(node)
+                            if part_kids is None:
+                                part_kids = graph_steps(node)
                         node, node_bits, ends = part_kids[first]
                         for letter_bit, letter in rest:
                             if not node_bits & letter_bit:
@@ -671,7 +676,7 @@ class _Generator:
                         moves.append(new_move(GeneratedMove, (main * mult + cross + bonus[length], direction, r,
                                                               start, word, None, old)))
                     if goes_on & room:
-                        place(part_kids, next_bits, end, main, mult, cross, word)
+                        place(part_kids, next_bits, end, main, mult, cross, word)  # type: ignore[arg-type]
 
     # -- Alfapet stop tiles ---------------------------------------------------------------------------
 
