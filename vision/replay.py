@@ -229,7 +229,19 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                 continue
             if found is None:
                 # Twice in a row (or too many photos behind): a misread tile would stall every later photo.
-                forced = _as_one_move(proposal, before)
+                single = _without_stray_blanks(proposal, before, rules)
+                if single is not None:
+                    # One legal move once a stray is left out: that move, checked as any other.
+                    placement = _with_blanks(_prefer_words(single[0], {t.square: t for t in proposal.new_tiles},
+                                                           before, rules, words, turn), before, rules, words, turn)
+                    event = _play(game, placement, turn)
+                    if event is not None:
+                        turn.text = f"{placement.notation(before)} {event.score:+d}"
+                        turn.notes.append(f"a stray on {', '.join(sq.name for sq in single[1])} left out")
+                        last_placement, last_owner = placement, event.player
+                    forced = None
+                else:
+                    forced = _as_one_move(proposal, before)
                 event = _play(game, forced, turn) if forced is not None else None
                 if event is not None:
                     shown = f"{event.move.notation(before)} {event.score:+d}"  # type: ignore[union-attr]
