@@ -115,7 +115,8 @@ def main() -> int:
         print(f"per move, fastest of {args.repeat} runs:   median {statistics.median(best):.1f} ms, "
               f"p90 {_p90(best):.1f} ms (processor time)")
     if frame_ms:
-        print(f"full frame from scratch:         median {statistics.median(frame_ms):.1f} ms, "
+        print(f"whole read from scratch (locate + occupancy + every tile), processor time: "
+              f"median {statistics.median(frame_ms):.1f} ms, "
               f"p90 {_p90(frame_ms):.1f} ms over {len(frame_ms)} frames")
     print(f"still-frame gate per camera frame, processor time: median {statistics.median(gate_ms):.2f} ms, "
           f"p90 {_p90(gate_ms):.2f} ms over {len(gate_ms)} frames (the first frame of each game locates the board)")
