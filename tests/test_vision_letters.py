@@ -169,6 +169,17 @@ def test_a_second_copy_of_a_single_tile_takes_the_next_candidate():
     assert chosen[Square(7, 8)] == "O" and not overflow
 
 
+def test_a_clearly_read_letter_stands_over_the_tile_count_and_says_so():
+    """The copy already on the board is the likelier misreading; the proposal flags too many copies."""
+    rules = Rules.scrabble("de")
+    board = Board(15)
+    board[Square(7, 7)] = Cell("Q")
+    item = next(g for letter, g in tiles("game03") if letter == "Q")
+    reading = TileReading(Square(7, 8), item, LetterGuess((("Q", 0.95), ("O", 0.7))))
+    chosen, overflow = _choose_letters([reading], board, rules)
+    assert chosen[Square(7, 8)] == "Q" and overflow
+
+
 def test_classifying_a_whole_board_at_once_gives_the_same_guesses_as_one_by_one():
     from engine.rules import Rules
     from vision.classifier import LetterClassifier

@@ -36,6 +36,8 @@ UNMARKED_PENALTY = 0.03
 #: Below this margin between the best and the second letter a reading is unsure: ask the player.
 #: Calibrated with leave-one-game-out on the ScrabScrap photos (see tests/test_vision_letters.py).
 UNSURE_MARGIN = 0.02
+#: A letter this far ahead of the next best (five times the unsure margin) is clearly read.
+CLEAR_MARGIN = 5 * UNSURE_MARGIN
 #: Source codes in the model file.
 RENDERED, PHOTO = 0, 1
 #: What an Alfapet arrow tile reads as (engine.tiles.ARROW, the mark of a letter lying on an arrow).

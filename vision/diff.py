@@ -24,7 +24,7 @@ from engine.rules import Rules
 from engine.scoring import score_placement
 from engine.squares import Square
 from engine.validation import ProblemCode, validate
-from vision.classifier import ARROW, UNSURE_MARGIN
+from vision.classifier import ARROW, CLEAR_MARGIN, UNSURE_MARGIN
 from vision.reader import BoardReading, ReadingStatus, TileReading
 
 #: Problems a player fixes by correcting a letter; the squares still make a legal move.
@@ -80,7 +80,10 @@ class Proposal:
 def _choose_letters(new: list[TileReading], board: Board, rules: Rules,
                     on_board: Counter[str] | None = None) -> tuple[dict[Square, str], bool]:
     """Best letters subject to the tile counts; (letters, whether the counts forced an overflow).
-    ``on_board``: the board's letters (not blanks) when already counted."""
+    ``on_board``: the board's letters (not blanks) when already counted.
+
+    A clearly read letter (:data:`vision.classifier.CLEAR_MARGIN`) stands even when the set has no copy
+    left: the copy on the board is the likelier misreading (an earlier B read W made every later W a B)."""
     tileset = rules.tileset
     on_board = Counter(on_board) if on_board is not None else _letters_on(board)
     chosen: dict[Square, str] = {}
@@ -89,11 +92,11 @@ def _choose_letters(new: list[TileReading], board: Board, rules: Rules,
     for t in readable:
         assert t.guess is not None
         for letter, _ in t.guess.top:
-            if on_board[letter] < tileset.count(letter):
+            if on_board[letter] < tileset.count(letter) or t.guess.confidence >= CLEAR_MARGIN:
                 break
         else:
             letter = t.guess.letter
-            overflow = True
+        overflow = overflow or on_board[letter] >= tileset.count(letter)
         chosen[t.square] = letter
         on_board[letter] += 1
     return chosen, overflow

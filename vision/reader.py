@@ -18,7 +18,7 @@ from engine.layout import Layout, load_layout
 from engine.squares import Square
 from engine.tiles import TileSet
 from vision import colour, glyphs, occupancy, stability
-from vision.classifier import ARROW, UNSURE_MARGIN, LetterClassifier, LetterGuess
+from vision.classifier import ARROW, CLEAR_MARGIN, UNSURE_MARGIN, LetterClassifier, LetterGuess
 from vision.errors import BoardNotFound
 from vision.locate import Geometry, Locator
 from vision.profile import BoardProfile
@@ -580,12 +580,8 @@ def turned(geom: Geometry, turns: int) -> Geometry:
     return replace(geom, corners=np.roll(geom.corners, -(turns % 4), axis=0))
 
 
-#: A letter this far ahead of the next best (five times the unsure margin) is clearly read.
-_CLEAR_LETTER = 5 * UNSURE_MARGIN
-
-
 def _clear_letter(tile: TileReading | None) -> bool:
-    return tile is not None and tile.guess is not None and tile.guess.confidence >= _CLEAR_LETTER
+    return tile is not None and tile.guess is not None and tile.guess.confidence >= CLEAR_MARGIN
 
 
 def _is_covered(hidden: np.ndarray) -> bool:
