@@ -409,6 +409,7 @@ class Locator:
         self._look: np.ndarray | None = None
         self.relocations = 0
         self.turns = 0
+        self._taken = False  # the geometry was given (take) and is not checked on the next frame
 
     def confirms(self, frame: np.ndarray, gains: np.ndarray | None = None) -> bool:
         """Whether the cached location still fits this frame (``gains``: its white balance, measured when None)."""
@@ -419,8 +420,19 @@ class Locator:
         whole, beyond = line_scores(frame, self.geometry, gains=gains, tile=self.profile.tile)
         return whole >= self.tolerance * self._reference[0] and beyond < _BEYOND_LIMIT * whole
 
+    def take(self, geometry: Geometry) -> None:
+        """Hold ``geometry`` (camera corner order, found by other means) for the next frame, as after a
+        relocation: that frame is read on it unchecked, its corners named from the board's last look."""
+        self.geometry = geometry
+        self._taken = True
+        self.relocations += 1
+
     def __call__(self, frame: np.ndarray, gains: np.ndarray | None = None) -> Geometry:
         """The grid of this raw frame; ``gains`` are its white-balance gains (measured when None)."""
+        if self._taken and self.geometry is not None:
+            self._taken = False
+            self._follow_turn(frame)
+            return self.geometry
         if gains is None:
             gains = white_gains(frame)
         if self.geometry is not None and self.confirms(frame, gains):

@@ -52,7 +52,7 @@ from vision.diff import (
     split_moves,
 )
 from vision.errors import VisionError
-from vision.locate import Geometry, Locator, locate_structure
+from vision.locate import Geometry, locate_structure
 from vision.reader import BoardReader, BoardReading, ReadingStatus, TileReading, load_frame
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
@@ -210,16 +210,10 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                 else None
             if single is not None:
                 # One photo, one turn: a letterless "tile" off the move's line is a misreading, not a second move.
-                placement, dropped = single
-                placement = _with_blanks(_prefer_words(placement, {t.square: t for t in proposal.new_tiles}, before,
-                                                       rules, words, turn), before, rules, words, turn)
-                event = _play(game, placement, turn)
-                if event is not None:
-                    turn.text = f"{placement.notation(before)} {event.score:+d}"
-                    strays = ", ".join(sq.name for sq in dropped)
-                    turn.notes.append(f"a stray on {strays} (no letter, or no tile beside it): left out (one photo "
-                                      "holds one move)")
-                    last_placement, last_owner = placement, event.player
+                played = _play_without_strays(game, single, proposal, before, rules, words, turn,
+                                              " (no letter, or no tile beside it): left out (one photo holds one move)")
+                if played is not None:
+                    last_placement, last_owner = played
                 continue
             seen = [_glimpse(t.reading, before) for t in waiting]
             found = _split(proposal, before, rules, words, turn, seen)
@@ -230,20 +224,13 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
             if found is None:
                 # Twice in a row (or too many photos behind): a misread tile would stall every later photo.
                 single = _without_stray_blanks(proposal, before, rules)
+                forced = _as_one_move(proposal, before) if single is None else None
                 if single is not None:
                     # One legal move once a stray is left out: that move, checked as any other.
-                    placement = _with_blanks(_prefer_words(single[0], {t.square: t for t in proposal.new_tiles},
-                                                           before, rules, words, turn), before, rules, words, turn)
-                    event = _play(game, placement, turn)
-                    if event is not None:
-                        turn.text = f"{placement.notation(before)} {event.score:+d}"
-                        turn.notes.append(f"a stray on {', '.join(sq.name for sq in single[1])} left out")
-                        last_placement, last_owner = placement, event.player
-                    forced = None
-                else:
-                    forced = _as_one_move(proposal, before)
-                event = _play(game, forced, turn) if forced is not None else None
-                if event is not None:
+                    played = _play_without_strays(game, single, proposal, before, rules, words, turn, " left out")
+                    if played is not None:
+                        last_placement, last_owner = played
+                elif forced is not None and (event := _play(game, forced, turn)) is not None:
                     shown = f"{event.move.notation(before)} {event.score:+d}"  # type: ignore[union-attr]
                     turn.text = f"{shown} (taken unchecked)"
                     turn.notes.append(f"the new tiles make no legal moves however split, on this photo and the one "
@@ -364,27 +351,11 @@ def _plausible_reading(reader: BoardReader, frame, board: Board, last_placement:
     return reading
 
 
-class _GivenGrid(Locator):
-    """A locator that takes the grid it holds for the frame (found by other means) without checking it."""
-
-    def confirms(self, frame, gains=None) -> bool:
-        return self.geometry is not None
-
-
 def _read_on(reader: BoardReader, frame, geometry: Geometry) -> BoardReading:
     """The frame read on ``geometry`` (camera corner order); the reader's locator then holds it, its
     corners named as after a relocation (from the board's last look)."""
-    real = reader.locator
-    given = _GivenGrid(real.profile, tolerance=real.tolerance)
-    given.__dict__.update(real.__dict__)
-    given.geometry = geometry
-    given.relocations += 1
-    reader.locator = given
-    try:
-        return reader.read(frame, cells=[])
-    finally:
-        real.__dict__.update(given.__dict__)
-        reader.locator = real
+    reader.locator.take(geometry)
+    return reader.read(frame, cells=[])
 
 
 def _play(game: Game, move, turn: Turn, *, player: int | None = None) -> GameEvent | None:
@@ -429,6 +400,21 @@ def _split(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | No
         _, _, split, owners = best[0]
         return split, owners
     return None
+
+
+def _play_without_strays(game: Game, single: tuple[Placement, list[Square]], proposal: Proposal, board: Board,
+                         rules: Rules, words: WordCheck | None, turn: Turn, why: str) -> tuple[Placement, int] | None:
+    """Play the move a photo makes once its strays are left out (:func:`_without_stray_blanks`), its letters
+    settled by the dictionary and its blanks named as any move's; (the placement, its player) when played."""
+    placement, dropped = single
+    placement = _with_blanks(_prefer_words(placement, {t.square: t for t in proposal.new_tiles}, board, rules,
+                                           words, turn), board, rules, words, turn)
+    event = _play(game, placement, turn)
+    if event is None:
+        return None
+    turn.text = f"{placement.notation(board)} {event.score:+d}"
+    turn.notes.append(f"a stray on {', '.join(sq.name for sq in dropped)}{why}")
+    return placement, event.player
 
 
 def _stalled(waiting: list[Turn]) -> bool:
