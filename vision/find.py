@@ -24,6 +24,7 @@ pass, fewer vanishing-point trials) each lost frames on the tuning seeds or the 
 from __future__ import annotations
 
 import ctypes
+import functools
 import sys
 from dataclasses import dataclass
 
@@ -39,7 +40,7 @@ WORK_SIDE = 800
 SEGMENT_SIDE = 400
 #: A copy may be this much smaller than the side asked for: a 1504 px frame is then searched at 752 px with
 #: segments at 376 (as a 1600 px frame at 800 and 400), not at full size with segments at 752, which cost
-#: twice the time (66 vs 38 ms) for 149 instead of 145 of 150 tuning scenes resized to 1504x1128.
+#: twice the time (66 vs 34 ms CPU) for 149 instead of 141 of 150 tuning scenes resized to 1504x1128 within 0.25 cell.
 SHRINK_TO_WITHIN = 0.9
 #: Shortest segment kept, as a fraction of the searched copy's larger side.
 MIN_SEGMENT = 0.012
@@ -208,13 +209,22 @@ def fit_lattice(profiles, n: int, pitch_lo: float, pitch_hi: float) -> list[tupl
     fine = _half_pixels([cv2.GaussianBlur(np.asarray(p).reshape(1, -1), (0, 0), 1.0).ravel() for p in profiles])
     pitches = np.geomspace(pitch_lo, pitch_hi, max(2, int(np.log(pitch_hi / pitch_lo) / 0.024) + 1)).astype(np.float32)
     starts = np.arange(0, max(1.0, length - n * pitch_lo), 2.0, dtype=np.float32)
+    found = _coarse_then_fine(fine, n, starts, pitches, np.linspace(-2, 2, 17), 1 + np.linspace(-0.024, 0.024, 17))
+    return [(-1.0, 0.0, pitch_lo)] * len(profiles) if found is None else found
+
+
+def _coarse_then_fine(fine: np.ndarray, n: int, starts: np.ndarray, pitches: np.ndarray, start_steps: np.ndarray,
+                      pitch_factors: np.ndarray) -> list[tuple[float, float, float]] | None:
+    """(score, start, pitch) per profile: the best of the lattices of ``starts`` x ``pitches``, then the best
+    of those ``start_steps`` and ``pitch_factors`` around it (score -1 and the coarse one when none of those
+    fits); None when no coarse lattice fits."""
     score, st, p = _lattice_scores(fine, n, *_candidates(starts, pitches))
     if score.shape[1] == 0:
-        return [(-1.0, 0.0, pitch_lo)] * len(profiles)
+        return None
     coarse = _best_per_profile(score, st, p)
     s0, p0 = np.array([c[1] for c in coarse]), np.array([c[2] for c in coarse])
-    near_starts = (s0[:, None] + np.linspace(-2, 2, 17)).astype(np.float32)
-    near_pitches = (p0[:, None] * (1 + np.linspace(-0.024, 0.024, 17))).astype(np.float32)
+    near_starts = (s0[:, None] + start_steps).astype(np.float32)
+    near_pitches = (p0[:, None] * pitch_factors).astype(np.float32)
     score, st, p = _lattice_scores(fine, n, *_candidates(near_starts, near_pitches))
     return [(sc, s, q) if np.isfinite(sc) else (-1.0, a, b)
             for (sc, s, q), a, b in zip(_best_per_profile(score, st, p), s0, p0, strict=True)]
@@ -253,19 +263,13 @@ def refine_grid(work_grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int
 def fit_near(profiles, n: int, start: float, pitch: float) -> list[tuple[float, float, float]]:
     """(start, pitch, score) of the best lattice within half a cell and 4 % pitch of a guess, per 1-D
     profile (all of one length)."""
-    fine = _half_pixels(profiles)
     starts = (start + pitch * np.linspace(-0.45, 0.45, 19)).astype(np.float32)
     pitches = (pitch * (1 + np.linspace(-0.04, 0.04, 17))).astype(np.float32)
-    score, st, p = _lattice_scores(fine, n, *_candidates(starts, pitches))
-    if score.shape[1] == 0:
+    found = _coarse_then_fine(_half_pixels(profiles), n, starts, pitches, pitch * np.linspace(-0.05, 0.05, 11),
+                              1 + np.linspace(-0.005, 0.005, 11))
+    if found is None:
         return [(start, pitch, -1.0)] * len(profiles)
-    coarse = _best_per_profile(score, st, p)
-    s0, p0 = np.array([c[1] for c in coarse]), np.array([c[2] for c in coarse])
-    near_starts = (s0[:, None] + pitch * np.linspace(-0.05, 0.05, 11)).astype(np.float32)
-    near_pitches = (p0[:, None] * (1 + np.linspace(-0.005, 0.005, 11))).astype(np.float32)
-    score, st, p = _lattice_scores(fine, n, *_candidates(near_starts, near_pitches))
-    return [(s, q, sc) if np.isfinite(sc) else (a, b, -1.0)
-            for (sc, s, q), a, b in zip(_best_per_profile(score, st, p), s0, p0, strict=True)]
+    return [(s, q, sc) for sc, s, q in found]
 
 
 def cross_point(a: tuple, b: tuple) -> tuple[float, float]:
@@ -665,9 +669,7 @@ def _asymmetry(cells: np.ndarray, n: int, my: np.ndarray, kx: np.ndarray) -> np.
     return np.mean(d, axis=0) / spread
 
 
-_heap_kept = False
-
-
+@functools.cache
 def _keep_freed_memory() -> None:
     """Let the C library keep freed memory for the next frame (once per process; glibc only, else nothing).
 
@@ -675,10 +677,6 @@ def _keep_freed_memory() -> None:
     pictures, responses). By default glibc maps each of them fresh and hands it back when freed, so every
     page is faulted in again on every frame: about 1900 faults a frame, 3 us each on the measuring machine
     (a tenth of the time). Allocations up to 16 MB now come from the heap, which keeps 16 MB spare."""
-    global _heap_kept
-    if _heap_kept:
-        return
-    _heap_kept = True
     if not sys.platform.startswith("linux"):
         return
     try:
