@@ -107,11 +107,6 @@ class WordGraph:
             self._masks[node] = bits
         return bits
 
-    @property
-    def masks(self) -> dict[int, int]:
-        """The masks made so far, by node (for tight loops: ``masks.get(node)`` before :meth:`mask`)."""
-        return self._masks
-
     def steps(self, node: int) -> dict[str, tuple[int, int, int]]:
         """``{letter: (child node, its mask, 1 if a word ends there else 0)}`` of ``node``: what the move generator
         needs per tile laid, in one look-up (cached; do not modify)."""
@@ -144,21 +139,13 @@ class WordGraph:
                     end = self.walk(suffix, child)
                     if end is not None and self._final[end]:
                         letters.add(letter)
-            elif node is not None and masks is not None:
-                # The walks inline on the arrays: one per letter of the node, most stop at the suffix's first letter.
-                codes, targets, alphabet, first, final = self._letters, self._targets, self.alphabet, self._first, \
-                    self._final
+            elif node is not None:
+                # One walk on the arrays per letter of the node; most stop at the suffix's first letter.
                 suffix_bits = [self._bits.get(letter, 0) for letter in suffix]
-                for i in range(first[node], first[node + 1]):
-                    child = targets[i]
-                    for bit in suffix_bits:
-                        mask = masks[child]
-                        if not mask & bit:
-                            break
-                        child = targets[first[child] + (mask & (bit - 1)).bit_count()]
-                    else:
-                        if final[child]:
-                            letters.add(alphabet[codes[i]])
+                for i in range(self._first[node], self._first[node + 1]):
+                    end = self._walk_bits(suffix_bits, self._targets[i])
+                    if end is not None and self._final[end]:
+                        letters.add(self.alphabet[self._letters[i]])
             if len(self._between) >= _MAX_BETWEEN:
                 self._between.clear()
             found = self._between[key] = (frozenset(letters), self.letter_bits(letters))
@@ -167,12 +154,15 @@ class WordGraph:
     def _walk_arrays(self, letters: str, node: int) -> int | None:
         """:meth:`walk` on the arrays (no dict made: for walks done once, such as cross-checks): a node's edges are
         in alphabet order, so the edge for the letter with bit b is the node's first plus the bits below b."""
-        masks = self._mask_array
-        if masks is None:
+        if self._mask_array is None:
             return self.walk(letters, node)
-        bits, first, targets = self._bits, self._first, self._targets
-        for letter in letters:
-            bit = bits.get(letter, 0)
+        return self._walk_bits([self._bits.get(letter, 0) for letter in letters], node)
+
+    def _walk_bits(self, bits: list[int], node: int) -> int | None:
+        """:meth:`_walk_arrays` for letters given as their bits (made once for many walks)."""
+        masks, first, targets = self._mask_array, self._first, self._targets
+        assert masks is not None
+        for bit in bits:
             mask = masks[node]
             if not mask & bit:
                 return None
