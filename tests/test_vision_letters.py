@@ -159,25 +159,18 @@ def test_learned_tiles_survive_save_and_load(tmp_path):
         assert a.confidence == pytest.approx(b.confidence, abs=0.01)  # images are stored as 8-bit
 
 
-def test_a_second_copy_of_a_single_tile_takes_the_next_candidate():
+@pytest.mark.parametrize(("second", "letter", "overflow"), [(0.9, "O", False), (0.7, "Q", True)],
+                         ids=["unsure-takes-the-next-candidate", "clear-stands-and-says-so"])
+def test_a_second_copy_of_a_single_tile(second: float, letter: str, overflow: bool):
+    """A second Q (the set has one) read unsurely is the next candidate; read clearly it stands and the
+    proposal flags too many copies (the copy on the board is the likelier misreading)."""
     rules = Rules.scrabble("de")
     board = Board(15)
     board[Square(7, 7)] = Cell("Q")
-    item = next(g for letter, g in tiles("game03") if letter == "Q")
-    reading = TileReading(Square(7, 8), item, LetterGuess((("Q", 0.95), ("O", 0.9))))
-    chosen, overflow = _choose_letters([reading], board, rules)
-    assert chosen[Square(7, 8)] == "O" and not overflow
-
-
-def test_a_clearly_read_letter_stands_over_the_tile_count_and_says_so():
-    """The copy already on the board is the likelier misreading; the proposal flags too many copies."""
-    rules = Rules.scrabble("de")
-    board = Board(15)
-    board[Square(7, 7)] = Cell("Q")
-    item = next(g for letter, g in tiles("game03") if letter == "Q")
-    reading = TileReading(Square(7, 8), item, LetterGuess((("Q", 0.95), ("O", 0.7))))
-    chosen, overflow = _choose_letters([reading], board, rules)
-    assert chosen[Square(7, 8)] == "Q" and overflow
+    item = next(g for name, g in tiles("game03") if name == "Q")
+    reading = TileReading(Square(7, 8), item, LetterGuess((("Q", 0.95), ("O", second))))
+    chosen, flagged = _choose_letters([reading], board, rules)
+    assert chosen[Square(7, 8)] == letter and flagged == overflow
 
 
 def test_classifying_a_whole_board_at_once_gives_the_same_guesses_as_one_by_one():
