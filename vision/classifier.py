@@ -11,6 +11,7 @@ feature rows: instant, and it can run on the device during a game. :meth:`save_l
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -151,18 +152,14 @@ class LetterClassifier:
 
     def _load_model(self, path: Path, exclude: tuple[str, ...]) -> None:
         try:
-            data = np.load(path)
-            labels, images, marks = data["labels"], data["images"], data["marks"]
-        except (OSError, KeyError, ValueError) as exc:
+            stat = path.stat()
+        except OSError as exc:
             raise ModelError(f"cannot load the letter model {str(path)!r}: {exc}; rebuild it with "
                              "'python -m vision.fonts'") from None
-        if images.shape[1:] != (GLYPH_PX, GLYPH_PX):
-            raise ModelError(f"letter model {str(path)!r} has {images.shape[1:]!r} glyphs, expected "
-                             f"{(GLYPH_PX, GLYPH_PX)!r}; rebuild it with 'python -m vision.fonts'")
-        sources = data["sources"] if "sources" in data.files else np.full(len(labels), "render:")
+        labels, sources, marks, feats = _model_features(str(path), stat.st_mtime_ns, stat.st_size)
         wanted = np.array([str(label) in self._index and not str(src).startswith(exclude)
                            for label, src in zip(labels, sources, strict=True)], bool)
-        self._feats.extend(features(im.astype(np.float32) / 255) for im in images[wanted])
+        self._feats.extend(feats[i] for i in np.flatnonzero(wanted))
         self._classes.extend(self._index[str(label)] for label in labels[wanted])
         self._marks.extend(int(m) for m in marks[wanted])
         self._bonus.extend([0.0] * int(wanted.sum()))
@@ -317,3 +314,24 @@ class LetterClassifier:
             raise ModelError(f"cannot load learned tiles {str(path)!r}: {exc}") from None
         glyphs = [Glyph(im.astype(np.float32) / 255, 1.0, 0.5, int(m)) for im, m in zip(images, marks, strict=True)]
         self.learn(glyphs, [str(x) for x in labels])
+
+
+@functools.lru_cache(maxsize=4)
+def _model_features(path: str, mtime_ns: int, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(labels, sources, marks, features) of a letter model file, computed once per process and file version
+    (every board reader loads the same model: its ~2,500 glyphs' features took half a second each time).
+    The features are read-only: templates are shared between classifiers."""
+    try:
+        data = np.load(path)
+        labels, images, marks = data["labels"], data["images"], data["marks"]
+        sources = data["sources"] if "sources" in data.files else np.full(len(labels), "render:")
+    except (OSError, KeyError, ValueError) as exc:
+        raise ModelError(f"cannot load the letter model {path!r}: {exc}; rebuild it with "
+                         "'python -m vision.fonts'") from None
+    if images.shape[1:] != (GLYPH_PX, GLYPH_PX):
+        raise ModelError(f"letter model {path!r} has {images.shape[1:]!r} glyphs, expected "
+                         f"{(GLYPH_PX, GLYPH_PX)!r}; rebuild it with 'python -m vision.fonts'")
+    feats = np.stack([features(im.astype(np.float32) / 255) for im in images]) if len(images) else \
+        np.zeros((0, 0), np.float32)
+    feats.setflags(write=False)
+    return labels, sources, marks, feats
