@@ -13,6 +13,7 @@ the new-game form, settings, word judge and calibration itself (``App.overlay``)
 
 from __future__ import annotations
 
+import enum
 import logging
 import os
 import queue
@@ -525,9 +526,14 @@ class App:
 
         for event in clock.poll(self._collaborators().now()):
             if event.kind is ClockEventKind.WARNING:
-                self._collaborators().buzzer and self._collaborators().buzzer.play(_pattern("tick"))
+                pattern = "tick"
             elif event.kind in (ClockEventKind.EXPIRED, ClockEventKind.OVERTIME_LIMIT):
-                self._collaborators().buzzer and self._collaborators().buzzer.play(_pattern("times-up"))
+                pattern = "times-up"
+            else:
+                continue
+            buzzer = self._collaborators().buzzer
+            if buzzer is not None:
+                buzzer.play(_pattern(pattern))
 
     def draw(self) -> Any:
         view = self.view()
@@ -573,8 +579,9 @@ class App:
 
 def _flow_event_action(event: FlowEvent) -> v.UiAction | None:
     """Keys and buttons on an app screen: confirm/OK/back keep their meaning."""
-    kinds = {EventKind.CONFIRM: v.ActionKind.OK, EventKind.OK: v.ActionKind.OK, EventKind.BACK: v.ActionKind.BACK,
-             EventKind.START: v.ActionKind.START_GAME}
+    kinds: dict[enum.Enum, v.ActionKind] = {
+        EventKind.CONFIRM: v.ActionKind.OK, EventKind.OK: v.ActionKind.OK, EventKind.BACK: v.ActionKind.BACK,
+        EventKind.START: v.ActionKind.START_GAME}
     kind = kinds.get(event.kind)
     return None if kind is None else v.UiAction(kind)
 

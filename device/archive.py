@@ -34,7 +34,7 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TypeGuard
 
 from device.config import GameSettings
 from device.diskwatch import DiskWatch
@@ -304,7 +304,7 @@ def export_bytes(db: sqlite3.Connection, game_id: int, form: str, data_dir: Path
     return buffer.getvalue()
 
 
-def is_photo_name(name: object) -> bool:
+def is_photo_name(name: object) -> TypeGuard[str]:
     """Whether an event's ``photo`` names a file inside the photo folder (``photos/...``, no way out of it).
 
     >>> [is_photo_name(n) for n in ("photos/game-1/move-001.jpg", "photos/../games.sqlite", "/etc/passwd", 7)]

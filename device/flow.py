@@ -700,7 +700,7 @@ class Flow:
 
     def _back_from_new_game(self, event: FlowEvent) -> State:
         """Leave the new-game screen for the game that was on (if any)."""
-        if self.s.game is None:
+        if self.s.game is None or self.s.game_id is None:
             return State.NEW_GAME
         return State.END if self.c.store.load(self.s.game_id).finished else State.PLAYING
 
@@ -918,7 +918,7 @@ def describe(move: Move, board_before, lettered_rows: bool = False) -> str:
 Handler = Callable[[Flow, FlowEvent], State]
 
 #: The whole flow: (state, event) -> handler returning the next state. Pairs not listed are ignored.
-TRANSITIONS: dict[tuple[State, EventKind], Handler] = {
+TRANSITIONS: dict[tuple[State, enum.Enum], Handler] = {
     (State.NEW_GAME, EventKind.START): Flow._start,
     (State.NEW_GAME, EventKind.BACK): Flow._back_from_new_game,
     (State.PLAYING, EventKind.PLAYER_BUTTON): Flow._player_button,

@@ -30,7 +30,7 @@ Conventions shared by all flows:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from device.config import CHALLENGE_RULES, GAMES, RACK_SIZES, GameSettings
@@ -60,7 +60,7 @@ def game_kind(kind: v.GameKind | str) -> v.GameKind:
                               f"{', '.join(k.value for k in KINDS)}") from None
 
 
-def flow_class_for(kind: v.GameKind | str) -> type[GameFlow]:
+def flow_class_for(kind: v.GameKind | str) -> Callable[..., GameFlow]:
     """The flow class that plays ``kind``; raises :class:`GameUnavailable` with the reason."""
     kind = game_kind(kind)
     target = FLOW_CLASSES.get(kind)

@@ -71,7 +71,7 @@ class KeywordsFlow(TimedWordGameFlow):
         self.missing_reason = ""
 
     # -- lifecycle ----------------------------------------------------------------------------------
-    def new_game(self, settings: GameSettings, meta: Mapping[str, Any] | None = None) -> int:
+    def new_game(self, settings: GameSettings, *, meta: Mapping[str, Any] | None = None) -> int:
         meta = dict(meta or {})
         meta.setdefault("target", settings.target_score or 30)
         if settings.timer_seconds:
@@ -89,7 +89,7 @@ class KeywordsFlow(TimedWordGameFlow):
         self._new_timer()
         self.save_clock()
         self._open_judge()
-        self.message: v.Text | None = None
+        self.message = None
         return self.game_id
 
     def resume(self, game_id: int) -> None:
@@ -116,7 +116,7 @@ class KeywordsFlow(TimedWordGameFlow):
         else:
             self.c.clock = None
         self._open_judge()
-        self.message: v.Text | None = None
+        self.message = None
 
     def _new_timer(self) -> None:
         from engine.clocks import RoundTimer

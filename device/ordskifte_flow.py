@@ -89,7 +89,7 @@ class OrdskifteFlow(TimedWordGameFlow):
         """The last play was already judged on a dispute (no second dispute of it)."""
 
     # -- lifecycle ----------------------------------------------------------------------------------
-    def new_game(self, settings: GameSettings, meta: Mapping[str, Any] | None = None) -> int:
+    def new_game(self, settings: GameSettings, *, meta: Mapping[str, Any] | None = None) -> int:
         self.meta = dict(meta or {})
         self.meta.setdefault("timer_s", timer_seconds(settings, self.meta))
         OrdskifteGame.new(settings.players, track_tiles=False)  # refuses a wrong number of players

@@ -138,6 +138,8 @@ class GameFlow(Protocol):
 
     language: str
     auto_accept_s: float
+    #: What the flow works with; the app hands the same collaborators to the next game's flow.
+    c: Collaborators
 
     @property
     def kind(self) -> v.GameKind: ...
@@ -156,7 +158,7 @@ class GameFlow(Protocol):
     def notices(self) -> list[v.Notice]: ...
     """Warnings the screen shows above the game (the app adds its own start-up ones)."""
 
-    def new_game(self, settings: Any, meta: Mapping[str, Any] | None = None) -> int: ...
+    def new_game(self, settings: Any, *, meta: Mapping[str, Any] | None = None) -> int: ...
 
     def resume(self, game_id: int) -> None: ...
 

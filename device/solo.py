@@ -100,7 +100,8 @@ class BestMoveWorker:
         self.graph_file = Path(graph_file)
         if not self.graph_file.is_file():
             raise DeviceError(f"word graph {str(self.graph_file)!r} is missing; run: ordvakt lexicon build LANG")
-        self._context = multiprocessing.get_context(start_method)
+        # Any: typeshed's BaseContext lacks Process, which every concrete context has.
+        self._context: Any = multiprocessing.get_context(start_method)
         self._process: Any = None
         self._connection: Any = None
         self._job = 0

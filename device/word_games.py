@@ -98,7 +98,8 @@ class TimedWordGameFlow:
 
     NEW_GAME_STATE: ClassVar[enum.Enum]
     KIND: ClassVar[v.GameKind]
-    transitions: ClassVar[Mapping[tuple[enum.Enum, Any], Callable[[Any, Any], Any]]] = {}
+    # Keyed by (the flow's own State, an event kind): Any, as each subclass has its own State enum.
+    transitions: ClassVar[Mapping[Any, Callable[[Any, Any], Any]]] = {}
     c: Collaborators
     game_id: int | None
     message: v.Text | None

@@ -289,7 +289,7 @@ class LiveServer:
         if path == "/api/state":
             return Response(200, self._state_json, headers={"Cache-Control": "no-store"})
         if path == "/api/strings":
-            lang = choose_language((query.get("lang") or [None])[0], headers.get("accept-language"))
+            lang = choose_language(next(iter(query.get("lang") or []), None), headers.get("accept-language"))
             body = json.dumps({"language": lang, "strings": self.strings[lang]}, ensure_ascii=False).encode()
             return Response(200, body)
         if path == "/api/games":

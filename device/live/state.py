@@ -308,7 +308,7 @@ def board_game_view(settings: GameSettings, records: list[dict[str, Any]], finis
             "n": i + 1, "player": event.player, "kind": record.get("move", {}).get("kind"),
             "text": move_text(record), "words": list(event.words), "score": event.score,
             "total": event.cumulative,
-            "rack": event.move.rack if finished and record.get("move", {}).get("kind") == "rack-points" else None,
+            "rack": event.move.rack if finished and isinstance(event.move, RackPoints) else None,
         })
     end_racks = _end_racks(game) if finished else None
     players = []

@@ -231,7 +231,7 @@ def _frame_to_surface(frame: object, frame_size: tuple[int, int] | None, painter
     shape = getattr(frame, "shape", None)
     if shape is not None:
         h, w = int(shape[0]), int(shape[1])
-        data = frame.tobytes() if hasattr(frame, "tobytes") else bytes(frame)  # type: ignore[arg-type]
+        data = frame.tobytes() if hasattr(frame, "tobytes") else bytes(frame)  # type: ignore[call-overload]
     elif frame_size is not None and isinstance(frame, (bytes, bytearray, memoryview)):
         w, h = frame_size
         data = bytes(frame)

@@ -5,7 +5,7 @@ them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -14,6 +14,7 @@ from device.ui.draw import Painter, split_cols, split_rows
 from device.ui.strings import Strings
 from device.ui.view import (
     ActionKind,
+    Candidate,
     ClockMode,
     FormView,
     KeywordsPhase,
@@ -161,7 +162,7 @@ def title(c: Ctx, rect: pygame.Rect, key: str, text: str = "") -> pygame.Rect:
     return pygame.Rect(rect.left, rect.top + h, rect.w, rect.h - h)
 
 
-def button_row(c: Ctx, rect: pygame.Rect, buttons: list[tuple[str, UiAction | None, str, bool]],
+def button_row(c: Ctx, rect: pygame.Rect, buttons: Sequence[tuple[str, UiAction | None, str, bool]],
                size: float = 20, weights: list[float] | None = None) -> None:
     if not buttons:
         return
@@ -396,7 +397,7 @@ def correction_screen(c: Ctx, area: pygame.Rect) -> None:
     key = "label.choose_blank" if st.selected_blank else "label.choose_letter"
     head = pygame.Rect(inner.left, inner.top, inner.w, p.px(40))
     p.text(c.s(key, square=square_name(sq)), head, 22, p.theme.accent, bold=True, align="left")
-    cands = ()
+    cands: tuple[Candidate, ...] = ()
     if v.proposal is not None:
         for unc in v.proposal.uncertain:
             if unc.square == sq:
@@ -565,10 +566,11 @@ def end(c: Ctx) -> None:
         p.text(str(pl.score), pygame.Rect(total_r.left, inner.top, total_r.w, inner.h), 36, bold=True,
                align="right")
         if v.final is not None and i < len(v.final.lines):
-            line = v.final.lines[i]
-            parts = [f"{c.s('final.moves')} {line.moves + line.other}",
-                     f"{c.s('final.rack')} {line.rack:+d}" + (f" ({line.rack_tiles})" if line.rack_tiles else ""),
-                     f"{c.s('final.time')} {line.time:+d}"]
+            score_line = v.final.lines[i]
+            parts = [f"{c.s('final.moves')} {score_line.moves + score_line.other}",
+                     f"{c.s('final.rack')} {score_line.rack:+d}"
+                     + (f" ({score_line.rack_tiles})" if score_line.rack_tiles else ""),
+                     f"{c.s('final.time')} {score_line.time:+d}"]
             low = pygame.Rect(inner.left, top.bottom, name_r.w, inner.h - top.h)
             p.text("  ·  ".join(parts), low, 15, p.theme.dim, align="left")
         y += row_h

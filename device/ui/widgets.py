@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -241,8 +242,7 @@ def _draw_proposal(p: Painter, art: BoardArt, geo: BoardGeometry, proposal: Prop
             continue
         r = geo.rect(sq).inflate(-4, -4)
         width = max(3, geo.cell // 6)
-        p.draw(lambda s, r=r, w=width: (pygame.draw.line(s, t.bad, r.topleft, r.bottomright, w),
-                                        pygame.draw.line(s, t.bad, r.topright, r.bottomleft, w)))
+        p.draw(functools.partial(_cross, rect=r, colour=t.bad, width=width))
     for tile in proposal.tiles:
         p.blit(art.tile(p, tile.letter, tile.blank, "proposal", geo.cell), geo.rect(tile.square).move(1, 1).topleft)
     for sq in proposal.blanks_needed:
@@ -450,3 +450,9 @@ def verdict_screen(p: Painter, verdict: Verdict, yes: str, no: str, back_in: str
         p.fill(btn, (255, 255, 255), radius=p.px(10))
         p.text(continue_label, btn.inflate(-p.px(12), -p.px(6)), 28, t.tile_text, bold=True)
         p.add_hot(btn, UiAction(ActionKind.OK))
+
+
+def _cross(surface: pygame.Surface, *, rect: pygame.Rect, colour: Colour, width: int) -> None:
+    """An X over ``rect`` (a tile the move takes away)."""
+    pygame.draw.line(surface, colour, rect.topleft, rect.bottomright, width)
+    pygame.draw.line(surface, colour, rect.topright, rect.bottomleft, width)
