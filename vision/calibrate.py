@@ -99,8 +99,9 @@ def _colour_classes(lab: np.ndarray, usable: np.ndarray, k: int) -> np.ndarray:
     px = lab[usable].reshape(-1, 3).astype(np.float32)
     k = max(1, min(k, len(px)))
     cv2.setRNGSeed(0)  # the same photo must give the same profile, whatever ran before
-    _, labels, _ = cv2.kmeans(px, k, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5), 3,
-                              cv2.KMEANS_PP_CENTERS)
+    # OpenCV's stubs want an array for bestLabels; None (let kmeans make them) is what its docs allow.
+    _, labels, _ = cv2.kmeans(px, k, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5),  # type: ignore[call-overload]
+                              3, cv2.KMEANS_PP_CENTERS)
     order = np.argsort(-np.bincount(labels.ravel(), minlength=k))
     rank = np.empty(k, int)
     rank[order] = np.arange(k)
@@ -237,7 +238,7 @@ def _grid_inset(frame: np.ndarray, geom: locate.Geometry, surface: tuple[int, in
         area = locate.find_board_area(frame, probe)
     except BoardNotFound:
         return (0.0, 0.0, 0.0, 0.0), None
-    unit = cv2.getPerspectiveTransform(area.astype(np.float32), np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]))
+    unit = cv2.getPerspectiveTransform(area.astype(np.float32), np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32))
     # The area's corners are named from the frame's top-left; name the grid's the same way to compare.
     g = cv2.perspectiveTransform(find.clockwise(geom.corners).reshape(1, 4, 2), unit).reshape(4, 2)
     inset = (
@@ -283,7 +284,7 @@ def draw_geometry(frame: np.ndarray, geom: locate.Geometry, area: np.ndarray | N
     inv = np.linalg.inv(geom.to_canonical(1))
     for i in range(n + 1):
         for a, b in (((i, 0), (i, n)), ((0, i), (n, i))):
-            pts = cv2.perspectiveTransform(np.float32([[a, b]]).reshape(1, 2, 2), inv).reshape(2, 2)
+            pts = cv2.perspectiveTransform(np.array([[a, b]], np.float32).reshape(1, 2, 2), inv).reshape(2, 2)
             cv2.line(out, tuple(int(v) for v in pts[0]), tuple(int(v) for v in pts[1]), (255, 0, 255), 1)
     x, y = (int(v) for v in geom.corners[0])
     cv2.circle(out, (x, y), max(4, int(geom.cell_size / 3)), (0, 0, 255), -1)

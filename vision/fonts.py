@@ -88,7 +88,7 @@ def _ink(font, letter: str) -> np.ndarray:
 
 def _to_glyph(ink: np.ndarray, angle: float, weight: int, rng: np.random.Generator) -> glyphs.Glyph:
     big = CELL_PX * 4
-    canvas = np.zeros((big, big), np.uint8)
+    canvas: np.ndarray = np.zeros((big, big), np.uint8)
     h, w = ink.shape
     scale = min(1.0, 0.62 * big / max(h, w))
     ink = cv2.resize(ink.astype(np.uint8), (max(1, int(w * scale)), max(1, int(h * scale))))
@@ -104,7 +104,7 @@ def _to_glyph(ink: np.ndarray, angle: float, weight: int, rng: np.random.Generat
     rot = cv2.getRotationMatrix2D((big / 2, big / 2), angle, float(rng.uniform(0.95, 1.05)))
     canvas = cv2.warpAffine(canvas, rot, (big, big))
     paper, ink_level = float(rng.uniform(190, 235)), float(rng.uniform(20, 70))
-    tile = paper - canvas.astype(np.float32) * ((paper - ink_level) / 255)
+    tile: np.ndarray = paper - canvas.astype(np.float32) * ((paper - ink_level) / 255)
     tile = cv2.resize(tile, (CELL_PX, CELL_PX), interpolation=cv2.INTER_AREA)
     blur = float(rng.choice([0.0, 0.0, 0.8, 1.3]))
     if blur:
@@ -233,8 +233,7 @@ def build(path: Path, letters: str = LETTERS, photo_folders: Iterable[Path] = ()
         counts["rendered"] += 1
     keep = _consistent(labels, images, marks, sources)
     counts["rendered"] = int(keep.sum())
-    labels, images, marks, sources = ([x for x, k in zip(seq, keep, strict=True) if k]
-                                      for seq in (labels, images, marks, sources))
+    labels, images, marks, sources = _kept(keep, labels, images, marks, sources)
     for folder in photo_folders:
         for letter, _, _, glyph in photo_glyphs(folder):
             if letter == "?" or glyph.image is None or letter not in letters:
@@ -245,8 +244,7 @@ def build(path: Path, letters: str = LETTERS, photo_folders: Iterable[Path] = ()
             sources.append(f"photo:{Path(folder).name}")
             counts["photo"] += 1
     keep = _distinct(labels, images, [src.split(":")[0] if src.startswith("render:") else src for src in sources])
-    labels, images, marks, sources = ([x for x, k in zip(seq, keep, strict=True) if k]
-                                      for seq in (labels, images, marks, sources))
+    labels, images, marks, sources = _kept(keep, labels, images, marks, sources)
     counts = {kind: sum(1 for src in sources if src.startswith(prefix))
               for kind, prefix in (("rendered", "render:"), ("photo", "photo:"))}
     np.savez_compressed(path, labels=np.array(labels), images=(np.stack(images) * 255).round().astype(np.uint8),
@@ -268,3 +266,10 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def _kept(keep: np.ndarray, labels: list[str], images: list[np.ndarray], marks: list[int],
+          sources: list[str]) -> tuple[list[str], list[np.ndarray], list[int], list[str]]:
+    """The model's four columns without the glyphs ``keep`` leaves out."""
+    rows = [i for i, k in enumerate(keep) if k]
+    return [labels[i] for i in rows], [images[i] for i in rows], [marks[i] for i in rows], [sources[i] for i in rows]

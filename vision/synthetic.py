@@ -198,7 +198,7 @@ def _paste(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int,
         return
     m = mask[y0 - y : y1 - y, x0 - x : x1 - x, None]
     region = img[y0:y1, x0:x1].astype(np.float32)
-    img[y0:y1, x0:x1] = (region * (1 - m) + np.float32(colour) * m).astype(np.uint8)
+    img[y0:y1, x0:x1] = (region * (1 - m) + np.array(colour, np.float32) * m).astype(np.uint8)
 
 
 def tile_image(letter: str, px: int, style: BoardStyle, rng: np.random.Generator, *, value: int | None = None,
@@ -207,7 +207,7 @@ def tile_image(letter: str, px: int, style: BoardStyle, rng: np.random.Generator
     tile when it is ``^``)."""
     tone = rng.uniform(0.9, 1.05)
     tile = np.empty((px, px, 3), np.uint8)
-    tile[:] = np.clip(np.float32(style.tile) * tone, 0, 255).astype(np.uint8)
+    tile[:] = np.clip(np.array(style.tile, np.float32) * tone, 0, 255).astype(np.uint8)
     # A little grain and a darker edge, like wood or plastic under light.
     grain = rng.normal(0, 4, (px, px, 1)).astype(np.float32)
     tile = np.clip(tile.astype(np.float32) + grain, 0, 255).astype(np.uint8)
@@ -361,13 +361,13 @@ def background(kind: str, shape: tuple[int, int], rng: np.random.Generator) -> n
         dark = light * rng.uniform(0.6, 0.85)
         img = dark * (1 - t) + light * t
     elif kind == "cloth":
-        base = np.float32(rng.uniform(40, 220, 3))
+        base = np.array(rng.uniform(40, 220, 3), np.float32)
         period = rng.uniform(3, 6)
         weave = (np.sin(xx * 2 * math.pi / period) * np.sin(yy * 2 * math.pi / period)) * 10
         folds = _smooth_noise(rng, shape, 5) * 18
         img = base[None, None, :] + (weave + folds)[..., None]
     else:  # carpet
-        base = np.float32(rng.uniform([90, 100, 110], [170, 180, 190]))
+        base = np.array(rng.uniform([90, 100, 110], [170, 180, 190]), np.float32)
         pile = rng.standard_normal((h, w), dtype=np.float32) * np.float32(22)
         pile = cv2.GaussianBlur(pile, (0, 0), 1.2) * 1.8
         blotch = _smooth_noise(rng, shape, 30) * 8
@@ -387,7 +387,7 @@ def _light(img: np.ndarray, rng: np.random.Generator, kind: str) -> np.ndarray:
     gains = {"neutral": (1.0, 1.0, 1.0), "tungsten": (0.7, 0.95, 1.2), "warm": (0.8, 1.0, 1.15),
              "cool": (1.15, 1.0, 0.85)}[kind]
     exposure = rng.uniform(0.75, 1.15)
-    return img * field[..., None] * (np.float32(gains) * np.float32(exposure))
+    return img * field[..., None] * (np.array(gains, np.float32) * np.array(exposure, np.float32))
 
 
 def _shadow_band(img: np.ndarray, rng: np.random.Generator) -> None:
@@ -428,7 +428,8 @@ def _camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if sigma > 0.3:
         out = cv2.GaussianBlur(out, (0, 0), sigma)
     ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 93))])
-    return cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else out
+    decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
+    return out if decoded is None else decoded
 
 
 # ---------------------------------------------------------------- camera geometry
@@ -444,8 +445,8 @@ def _projection(rng: np.random.Generator, side: float, grid_lo: float, grid_hi: 
     """
     w, h = frame
     c = side / 2
-    board = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
-    grid = np.float32([[grid_lo, grid_lo], [grid_hi, grid_lo], [grid_hi, grid_hi], [grid_lo, grid_hi]])
+    board = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    grid = np.array([[grid_lo, grid_lo], [grid_hi, grid_lo], [grid_hi, grid_hi], [grid_lo, grid_hi]], np.float32)
     yaw_r, tilt_r = math.radians(yaw), math.radians(tilt)
     axis = rng.uniform(0, 2 * math.pi)
     rz = np.array([[math.cos(yaw_r), -math.sin(yaw_r), 0], [math.sin(yaw_r), math.cos(yaw_r), 0], [0, 0, 1]])

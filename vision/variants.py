@@ -19,6 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.errors import ImageReadError
+
 
 def white_balance(frame: np.ndarray, r: float, b: float) -> np.ndarray:
     return cv2.multiply(frame, np.array([b, 1.0, r, 0.0]), dtype=cv2.CV_8U)
@@ -41,15 +43,18 @@ def noise(frame: np.ndarray, sigma: float, seed: int = 0) -> np.ndarray:
 
 def jpeg(frame: np.ndarray, quality: int) -> np.ndarray:
     ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    if decoded is None:
+        raise ImageReadError(f"cannot re-encode a {frame.shape!r} frame as JPEG (quality {quality})")
+    return decoded
 
 
 def tilt(frame: np.ndarray, degrees: float) -> np.ndarray:
     """The camera tilted about the horizontal axis: a keystone (top edge narrower than the bottom)."""
     h, w = frame.shape[:2]
     shrink = np.tan(np.radians(degrees)) * 0.5 * w * 0.5
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[shrink, 0], [w - shrink, 0], [w, h], [0, h]])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[shrink, 0], [w - shrink, 0], [w, h], [0, h]], np.float32)
     return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -58,7 +63,7 @@ def hand(frame: np.ndarray, *, seed: int = 0, reach: float = 0.45) -> np.ndarray
     rng = np.random.default_rng(seed)
     h, w = frame.shape[:2]
     out = frame.copy()
-    mask = np.zeros((h, w), np.uint8)
+    mask: np.ndarray = np.zeros((h, w), np.uint8)
     x = int(w * rng.uniform(0.3, 0.7))
     tip = (int(x + w * rng.uniform(-0.1, 0.1)), int(h * (1 - reach)))
     cv2.line(mask, (x, h), tip, 255, int(w * 0.11))
@@ -81,7 +86,7 @@ def shadow(frame: np.ndarray, *, position: float = 0.5, strength: float = 0.45, 
     """A soft-edged shadow band (a player's arm or body between the lamp and the board) across the
     frame; ``position`` 0..1 moves it from the left to the right edge."""
     h, w = frame.shape[:2]
-    mask = np.zeros((h, w), np.uint8)
+    mask: np.ndarray = np.zeros((h, w), np.uint8)
     centre = (int(w * position), h // 2)
     box = cv2.boxPoints((centre, (w * 0.18, h * 1.6), angle)).astype(np.int32)
     cv2.fillConvexPoly(mask, box, 255)
@@ -114,6 +119,8 @@ def write_variants(src: Path, out: Path, names: list[str] | None = None) -> None
         for path in sorted(src.iterdir()):
             if path.suffix.lower() in (".jpg", ".jpeg", ".png"):
                 frame = cv2.imread(str(path))
+                if frame is None:
+                    raise ImageReadError(f"cannot read photo {str(path)!r}: not an image OpenCV can decode")
                 # Lossless and light compression: the variant itself decides what is lost.
                 cv2.imwrite(str(target / (path.stem + ".png")), VARIANTS[name](frame),
                             [cv2.IMWRITE_PNG_COMPRESSION, 1])
