@@ -5,7 +5,8 @@
 other files such as the GCG are copied), so ``ordvakt replay OUT_DIR/warm --gcg ...`` runs on them.
 ``python -m vision.variants --evaluate`` makes every variant of game01-04 in a temp dir, reads each from its
 photos alone, then compares with the record and prints per variant and game the occupancy errors (cells) and
-the turns matched; ``--variants original turn90 turn180 turn270 shadow`` is issue 10's acceptance set.
+the turns matched; ``--variants original turn90 turn180 turn270 shadow`` is issue 10's acceptance set, ``small``
+its smallest board (a third of the size: about 19 px per cell on the shared photos).
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "turn180": lambda f: np.ascontiguousarray(np.rot90(f, 2)),
     "turn270": lambda f: np.ascontiguousarray(np.rot90(f, 1)),
     "shadow": lambda f: shadow(f, position=0.45),
+    # The issue's smallest board: about 20 px per cell (the shared photos show some 60 px per cell).
+    "small": lambda f: cv2.resize(f, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA),
 }
 
 
