@@ -116,7 +116,12 @@ class LetterClassifier:
         self._learned_images: list[np.ndarray] = []
         self._learned_labels: list[str] = []
         self._learned_marks: list[int] = []
-        self._packed: tuple[_Templates, _Templates | None] | None = None
+        self._packed: tuple[_Templates | None, _Templates | None] | None = None
+        #: The learned templates as matrices, a fixed block of MAX_LEARNED_PER_LETTER columns per letter (a
+        #: ring, the newest over the oldest; an empty column scores -inf), written in place by learn(): the
+        #: matrices are never rebuilt during a game.
+        self._learned: _Templates | None = None
+        self._learned_written = np.zeros(len(self.alphabet), np.int64)
         self._arrows = _arrow_templates() if arrows else None
         self._packed_base: _Templates | None = None
         if font_model is not None:
@@ -187,11 +192,27 @@ class LetterClassifier:
             self._learned_images.append(image)
             self._learned_labels.append(label)
             self._learned_marks.append(glyph.marks)
-            self._feats.append(features(image))
+            feats = features(image)
+            self._feats.append(feats)
             self._classes.append(self._index[label])
             self._marks.append(glyph.marks)
             self._bonus.append(LEARNED_BONUS)
+            self._write_learned(self._index[label], feats, glyph.marks)
         self._packed = None
+
+    def _write_learned(self, letter: int, feats: np.ndarray, marks: int) -> None:
+        """Put a learned glyph's features in its letter's next column of the learned matrices."""
+        if self._learned is None:
+            columns = len(self.alphabet) * MAX_LEARNED_PER_LETTER
+            self._learned = _Templates(np.zeros((len(feats), columns), np.float32),
+                                       np.full(columns, -np.inf, np.float32), np.zeros(columns, np.int8),
+                                       np.arange(0, columns, MAX_LEARNED_PER_LETTER),
+                                       np.arange(len(self.alphabet)))
+        column = letter * MAX_LEARNED_PER_LETTER + int(self._learned_written[letter] % MAX_LEARNED_PER_LETTER)
+        self._learned.matrix[:, column] = feats
+        self._learned.bonus[column] = LEARNED_BONUS
+        self._learned.marks[column] = marks
+        self._learned_written[letter] += 1
 
     def _forget_oldest(self, label: str, keep: int) -> None:
         """Drop the oldest learned glyphs of ``label`` beyond ``keep`` (learned templates follow the model's)."""
@@ -203,17 +224,16 @@ class LetterClassifier:
             for column in (self._feats, self._classes, self._marks, self._bonus):
                 del column[first + i]
 
-    def _pack(self) -> tuple[_Templates, _Templates | None]:
+    def _pack(self) -> tuple[_Templates | None, _Templates | None]:
         """The templates as matrices: the shipped (and rendered) ones, kept until the model changes, and
-        the learned ones, rebuilt when a tile is learned (a few hundred rows at most)."""
+        the learned ones (written in place as tiles are learned)."""
         if self._packed is None:
             if not self._feats:
                 raise ModelError("the letter classifier has no templates; load the letter model or learn some tiles")
             first_learned = len(self._feats) - len(self._learned_labels)
             if self._packed_base is None:
                 self._packed_base = self._group(0, first_learned)
-            learned = self._group(first_learned, len(self._feats)) if self._learned_labels else None
-            self._packed = (self._packed_base, learned)
+            self._packed = (self._packed_base, self._learned if self._learned_labels else None)
         return self._packed
 
     def _group(self, lo: int, hi: int) -> _Templates | None:

@@ -131,18 +131,33 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
                 letters_on_board[cell.letter] += 1
     new_squares = sorted(seen - had)
     removed = tuple(sorted(had - seen))
-    problems = DiffProblem.NONE
-    messages: list[str] = []
-    base = board
     last_squares = {t.square for t in last_placement.letter_tiles} if last_placement is not None else set()
     if removed and set(removed) < last_squares:
         # Part of the last placement vanished and the rest still holds tiles: the phony was taken back and
         # the next player reused some of its squares. Those squares hold new tiles now.
-        removed = tuple(sorted(last_squares))
-        new_squares = sorted((seen - had) | (seen & last_squares))
+        reused = _changes(reading, board, rules, sorted((seen - had) | (seen & last_squares)),
+                          tuple(sorted(last_squares)), last_squares, letters_on_board, blanks_on_board, reader, frame)
+        if reused.kind is not ProposalKind.CONFLICT or reused.problems & DiffProblem.ARROW_WITHOUT_LETTER:
+            return reused
+        # No legal move that way: the vanished tiles are more likely misread (a blank seen as an empty square)
+        # than a withdrawal, and the photo shows the next move beside a last move still there.
+        plain = _changes(reading, board, rules, new_squares, removed, last_squares, letters_on_board,
+                         blanks_on_board, reader, frame)
+        return plain if plain.kind is not ProposalKind.CONFLICT else reused
+    return _changes(reading, board, rules, new_squares, removed, last_squares, letters_on_board, blanks_on_board,
+                    reader, frame)
+
+
+def _changes(reading: BoardReading, board: Board, rules: Rules, new_squares: list[Square],
+             removed: tuple[Square, ...], last_squares: set[Square], letters_on_board: Counter[str],
+             blanks_on_board: int, reader, frame) -> Proposal:
+    """The proposal for ``new_squares`` newly holding tiles and ``removed`` emptied (see :func:`propose`)."""
+    problems = DiffProblem.NONE
+    messages: list[str] = []
+    base = board
     if removed:
         problems |= DiffProblem.TILES_REMOVED
-        if last_placement is None or set(removed) != last_squares:
+        if not last_squares or set(removed) != last_squares:
             problems |= DiffProblem.NOT_A_WITHDRAWAL
             messages.append(f"tiles removed from {', '.join(s.name for s in removed)} that are not the last move")
         base = board.copy()

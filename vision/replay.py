@@ -5,11 +5,14 @@ The photos alone make the game: players alternate; an unchanged board is an exch
 tiles that disappear are the previous placement withdrawn (possibly with the next player's placement
 on the same photo); a covered or unreadable photo is reported and its move is looked for on the next
 photo, which then holds several moves: they are split by the rules alone (each part one legal move in
-one line, connected, at most a rack of tiles, words in the game's dictionary when one is given), and
-where several splits stay possible the replay says so and picks one. A blank's letter is the one letter
-that makes every word of its play valid; with none or several it stays unknown (``?``, scoring 0 as a
-blank does) and the game goes on. Confident proposals teach the classifier (as confirmed moves do on
-the device).
+one line, connected, at most a rack of tiles, words in the game's dictionary when one is given, and as
+the players alternate no more moves than photos unless nothing else fits), and where several splits stay
+possible the replay says so and picks one. A photo that follows a clear one holds one turn: a tile or two
+that no move of the rest can hold are left out as strays. Words that read backwards as the letters stand
+(tiles laid facing a player on another side) are looked up both ways once the game shows they do. A
+blank's letter is the one letter that makes every word of its play valid; with none or several it stays
+unknown (``?``, scoring 0 as a blank does) and the game goes on. Confident proposals teach the
+classifier (as confirmed moves do on the device).
 
 A GCG record is only compared against, after the reading (:func:`compare_with_record`): squares,
 letters, blanks and score of every turn (the engine's score of the recorded move is the reference; the
@@ -179,11 +182,15 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
     """The game the photos show, photo by photo (no record involved)."""
     game = Game(rules, list(players))
     result = ReplayResult(game)
+    direction = ReadingDirection(words) if words is not None else None
+    words = direction
     last_placement: Placement | None = None
     last_owner: int | None = None
     waiting: list[Turn] = []  # unreadable photos whose moves a later photo shows
     last_number: int | None = None  # of the last photo whose move was read
     for photo in photos(folder):
+        if direction is not None:
+            direction.learn(game.events)
         if result.turns and result.turns[-1] not in waiting:
             last_number = image_number(result.turns[-1].photo)
         frame = load_frame(photo)
@@ -206,17 +213,16 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
             gap = (number - last_number) if (number := image_number(photo)) is not None and last_number else 1
             # Tiles gone that are not the last move are misread (their removal is not played): no hindrance.
             taken_back = proposal.removed and not proposal.problems & DiffProblem.NOT_A_WITHDRAWAL
-            single = _without_stray_blanks(proposal, before, rules) if not (waiting or taken_back) and gap <= 1 \
-                else None
+            single = _one_move_of(proposal, before, rules) if not (waiting or taken_back) and gap <= 1 else None
             if single is not None:
-                # One photo, one turn: a letterless "tile" off the move's line is a misreading, not a second move.
+                # One photo, one turn: a tile off the move's line is a misreading or a stray, not a second move.
                 played = _play_without_strays(game, single, proposal, before, rules, words, turn,
-                                              " (no letter, or no tile beside it): left out (one photo holds one move)")
+                                              " left out (one photo holds one move)")
                 if played is not None:
                     last_placement, last_owner = played
                 continue
             seen = [_glimpse(t.reading, before) for t in waiting]
-            found = _split(proposal, before, rules, words, turn, seen)
+            found = _split(proposal, before, rules, words, turn, seen, max(gap, len(waiting) + 1))
             if found is None and not _stalled(waiting):
                 turn.notes.append("no split into legal moves; its tiles are looked for again on the next photo")
                 waiting.append(turn)
@@ -309,6 +315,44 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
     return result
 
 
+class ReadingDirection:
+    """The game's dictionary as the photos spell its words: as read (the letters upright), or either way
+    round once the words played so far clearly read backwards that way.
+
+    The reader names the squares from the way the letters stand, but a player on another side of the board
+    may lay tiles facing themself while the words run as the board's own rows and columns do (and a quarter
+    turn makes a row a column): the same words then read backwards, and the dictionary would reject every
+    one, name no blank and settle no close call. A word is evidence when it is a word one way round only."""
+
+    #: Words valid backwards only, at least, and more than twice those valid as read, before the switch.
+    EVIDENCE = 3
+
+    def __init__(self, words: WordCheck) -> None:
+        self.words = words
+        self.forward = self.backward = 0
+        self._seen = 0
+
+    @property
+    def either_way(self) -> bool:
+        return self.backward >= self.EVIDENCE and self.backward > 2 * self.forward
+
+    def __call__(self, word: str) -> bool:
+        return self.words(word) or self.either_way and self.words(word[::-1])
+
+    def learn(self, events: list[GameEvent]) -> None:
+        """Count the words of the placements among ``events`` not counted yet (the game's events so far)."""
+        for event in events[self._seen :]:
+            if not isinstance(event.move, Placement):
+                continue
+            for word in event.words:
+                if len(word) < 3 or not word.isalpha():
+                    continue
+                ahead, back = self.words(word), self.words(word[::-1])
+                self.forward += ahead and not back
+                self.backward += back and not ahead
+        self._seen = len(events)
+
+
 def _misplaced(reading: BoardReading, board: Board, last_placement: Placement | None) -> float:
     """How far a reading is from a usable one: the share of the tiles already played (the last placement
     aside: it may have been withdrawn) that it does not see where they lie; above 1 when it found no board
@@ -370,18 +414,41 @@ def _play(game: Game, move, turn: Turn, *, player: int | None = None) -> GameEve
 
 
 def _split(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | None,
-           turn: Turn, seen: list[Glimpse | None]) -> tuple[list[Placement], tuple[int, ...]] | None:
+           turn: Turn, seen: list[Glimpse | None], turns: int) -> tuple[list[Placement], tuple[int, ...]] | None:
     """The moves one photo shows and the photos they belong to (``seen``: what each covered photo before
     it showed, oldest first; the owners are indices into those photos and this one), split by the rules
-    (and the dictionary) and ordered by what the covered photos showed; notes a split that stays ambiguous."""
+    (and the dictionary) and ordered by what the covered photos showed; notes a split that stays ambiguous.
+
+    The players alternate, so the photos show at most ``turns`` moves (one per photo, missing photos
+    counted): a split into no more moves comes first, then the fewest moves once a stray or two are left out
+    (a tile read without a letter, or with no tile beside it), and only then more moves than turns."""
     tiles = [_as_read(t) for t in proposal.new_tiles]
     if len(tiles) < 2:
         return None
+    within = min(turns, MAX_MOVES_PER_PHOTO)
+    found = _split_into(tiles, range(2, within + 1), board, rules, words, turn, seen)
+    if found is not None:
+        return found
+    strays = _strays(proposal, board)
+    for count in range(1, min(len(strays), 2) + 1):
+        for dropped in combinations(strays, count):
+            kept = [t for t in tiles if t.square not in dropped]
+            found = _split_into(kept, range(1, within + 1), board, rules, words, turn, seen)
+            if found is not None:
+                turn.notes.append(f"a stray on {', '.join(sq.name for sq in dropped)} left out: the rest makes "
+                                  f"{len(found[0])} legal move(s), no more than photos")
+                return found
+    return _split_into(tiles, range(within + 1, MAX_MOVES_PER_PHOTO + 1), board, rules, words, turn, seen)
+
+
+def _split_into(tiles: list[PlacedTile], counts: range, board: Board, rules: Rules, words: WordCheck | None,
+                turn: Turn, seen: list[Glimpse | None]) -> tuple[list[Placement], tuple[int, ...]] | None:
+    """:func:`_split` into the fewest of ``counts`` moves that works."""
     photos = [*seen, None]
     # The fewest moves that explain the photo: a missing photo may have been an exchange or a pass. Never more
     # than MAX_MOVES_PER_PHOTO, however many photos before it were unreadable: the ways to split grow
     # exponentially with the moves (a run of covered photos made one photo's split run for over ten minutes).
-    for k in range(2, MAX_MOVES_PER_PHOTO + 1):
+    for k in counts:
         splits = split_moves(tiles, board, rules, k, words)
         if not splits and k == 2:
             splits = _line_cuts(tiles, board, rules, words)
@@ -440,10 +507,7 @@ def _without_stray_blanks(proposal: Proposal, board: Board,
     squares; None when the strays are not few, or leaving them out makes no legal move either. A stray is a
     tile read without a letter, or one with no tile beside it, old or new (no legal move lays such a tile
     once the board holds tiles: a stray tile by the board or a fleck read as a letter)."""
-    new = {t.square for t in proposal.new_tiles}
-    held = {sq for sq, cell in board if not cell.is_stop}
-    letterless = [t.square for t in proposal.new_tiles if t.guess is None or held and not _neighbours(t.square)
-                  & (new | held)]
+    letterless = _strays(proposal, board)
     if not 1 <= len(letterless) <= 2 or len(letterless) == len(proposal.new_tiles):
         return None
     read = {t.square: t for t in proposal.placement.tiles} if proposal.placement is not None else {}
@@ -454,6 +518,38 @@ def _without_stray_blanks(proposal: Proposal, board: Board,
             if placement is not None:
                 return placement, list(dropped)
     return None
+
+
+def _one_move_of(proposal: Proposal, board: Board, rules: Rules) -> tuple[Placement, list[Square]] | None:
+    """The one legal move a photo that holds one turn shows, and the squares left out: its strays
+    (:func:`_without_stray_blanks`), else the one way to leave out one tile (or else two) that makes the rest
+    one legal move (alfapet game 100, photo 19: a stray I by a tile on the board's edge made EOJ two moves,
+    and the players' turns went wrong for the rest of the game); None when that is not one way only."""
+    single = _without_stray_blanks(proposal, board, rules)
+    if single is not None:
+        return single
+    read = {t.square: t for t in proposal.placement.tiles} if proposal.placement is not None else {}
+    tiles = [read.get(t.square) or _as_read(t) for t in proposal.new_tiles]
+    for count in (1, 2):
+        if 2 * count >= len(tiles):
+            return None
+        found = []
+        for dropped in combinations(tiles, count):
+            placement = _legal_one([t for t in tiles if t not in dropped], board, rules)
+            if placement is not None:
+                found.append((placement, [t.square for t in dropped]))
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
+
+
+def _strays(proposal: Proposal, board: Board) -> list[Square]:
+    """The photo's new tiles read without a letter, or (once the board holds tiles) with no tile beside
+    them, old or new: no legal move lays such a tile (a stray tile by the board, a fleck read as a letter)."""
+    new = {t.square for t in proposal.new_tiles}
+    held = {sq for sq, cell in board if not cell.is_stop}
+    return [t.square for t in proposal.new_tiles if t.guess is None or held and not _neighbours(t.square)
+            & (new | held)]
 
 
 def _neighbours(square: Square) -> set[Square]:
@@ -571,7 +667,10 @@ def _prefer_words(placement: Placement, readings: dict[Square, TileReading], boa
                 t = changed[i]
                 changed[i] = PlacedTile(t.square, letter, blank=False, kind=t.kind, arrow=t.arrow)
             used = on_board + Counter(t.letter for t in changed if not t.blank and t.letter.isalpha())
-            if any(n > rules.tileset.count(letter) for letter, n in used.items()):
+            # The tile's own best reading may exceed the set's count: the counts had talked it away, but the
+            # copy already on the board is the likelier misreading (MAWS read MABS after an earlier W).
+            own = {letter for i, letter, _ in swaps if letter == _best_letter(readings.get(tiles[i].square))}
+            if any(n > rules.tileset.count(letter) for letter, n in used.items() if letter not in own):
                 continue
             try:
                 candidate = Placement.from_tiles(changed, board, direction=placement.direction)
@@ -588,6 +687,10 @@ def _prefer_words(placement: Placement, readings: dict[Square, TileReading], boa
             turn.notes.append(f"read {shown}: the letters first read make no word, these do{more}")
             return chosen
     return placement
+
+
+def _best_letter(reading: TileReading | None) -> str | None:
+    return reading.guess.letter if reading is not None and reading.guess is not None else None
 
 
 def _has_invalid_word(placement: Placement, board: Board, rules: Rules, words: WordCheck) -> bool:
