@@ -13,9 +13,11 @@ Seeds: 0-149 were looked at while the locator was developed (``--tuning``); the 
 corners of tests/data/jheidel/truth.toml, per folder (game2015 on carpet, board2014 on a tablecloth), always
 without a grid size given.
 Usage: .venv/bin/python bench/vision_scenes.py [--count 300] [--first 1000] [--tuning] [--jheidel] [--repeat N]
-(``--count 0 --jheidel``: the room photos alone). ``--repeat N`` locates every frame N times and also prints the
-median over frames of each frame's fastest run: what locating costs without the waits and cache misses that
-other processes cause on a shared machine (the plain median is of the first run).
+[--png DIR] (``--count 0 --jheidel``: the room photos alone; ``--png``: every scene not located within 0.25 cell
+written to DIR at half size, the true grid drawn in green and the one found in red, to look at).
+``--repeat N`` locates every frame N times and also prints the median over frames of each frame's fastest run:
+what locating costs without the waits and cache misses that other processes cause on a shared machine (the
+plain median is of the first run).
 """
 
 from __future__ import annotations
@@ -81,7 +83,19 @@ def print_times(label: str, times: list[float], fastest: list[float], repeat: in
     print(f"  {label}: median {statistics.median(times):.1f} ms, p90 {p90(times):.1f} ms{extra}")
 
 
-def run_scenes(seeds: range, repeat: int = 1) -> None:
+def write_failure(folder: Path, seed: int, kind: str, image, truth_corners, found_corners) -> None:
+    """The scene at half size with the true grid (green) and the one found (red, when any) drawn."""
+    import numpy as np
+
+    picture = image.copy()
+    cv2.polylines(picture, [np.asarray(truth_corners, np.int32).reshape(-1, 1, 2)], True, (0, 255, 0), 3)
+    if found_corners is not None:
+        cv2.polylines(picture, [np.asarray(found_corners, np.int32).reshape(-1, 1, 2)], True, (0, 0, 255), 3)
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / f"{seed}-{kind.split()[0]}.png"), cv2.resize(picture, None, fx=0.5, fy=0.5))
+
+
+def run_scenes(seeds: range, repeat: int = 1, png: Path | None = None) -> None:
     if not seeds:
         return
     errors, times, fastest = [], [], []
@@ -100,6 +114,8 @@ def run_scenes(seeds: range, repeat: int = 1) -> None:
         kind = kind_of(error, grid_ok)
         kinds[kind] += 1
         ok = kind == "ok"
+        if png is not None and not ok:
+            write_failure(png, seed, kind, scene.image, truth.corners, None if geom is None else geom.corners)
         errors.append(error if error is not None and grid_ok else float("inf"))
         for key in (f"style {truth.style}", f"background {truth.background}", f"light {truth.light}",
                     "hand" if truth.hand else "no hand", "shadow band" if truth.shadow else "no shadow",
@@ -160,12 +176,13 @@ def main() -> int:
     ap.add_argument("--tuning", action="store_true", help="also run seeds 0-149 (looked at while developing)")
     ap.add_argument("--jheidel", action="store_true", help="also run the jheidel room photos")
     ap.add_argument("--repeat", type=int, default=1, help="locate each frame this many times (timing only)")
+    ap.add_argument("--png", type=Path, help="write the scenes not located within 0.25 cell here, grids drawn")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"load average at start: {os.getloadavg()[0]:.2f} (1 min), OpenCV threads: 1")
-    run_scenes(range(args.first, args.first + args.count), args.repeat)
+    run_scenes(range(args.first, args.first + args.count), args.repeat, args.png)
     if args.tuning:
-        run_scenes(range(0, 150), args.repeat)
+        run_scenes(range(0, 150), args.repeat, args.png)
     if args.jheidel:
         run_jheidel(args.repeat)
     return 0
