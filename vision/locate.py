@@ -24,6 +24,11 @@ _SEARCH_WIDTH = 240
 #: A refinement pass that moves no corner by more than this (in cells) ends the refinement: the fit
 #: itself is good to a few hundredths of a cell, so another pass only jitters.
 _CONVERGED = 0.08
+#: The structure's grid is pinned on its lines already (to a few hundredths of a cell): a first refinement
+#: pass on it that moves a corner further than this (cells) follows the tiles' colour, not the board's lines.
+#: On 30 synthetic room scenes and 11 jheidel photos the refined grid won (clearer lines) after first passes
+#: of 0.06-0.12 cell and never after one of 0.3 or more (most moved 0.4-1.2 and ran on for two more passes).
+_RUNAWAY = 0.25
 #: A "line" beyond the lattice with this share of the lattice's contrast means the lattice slipped.
 _BEYOND_LIMIT = 0.2
 
@@ -143,15 +148,18 @@ def _board_weight(warped: np.ndarray, cell_px: int, tile: tuple[int, int, int] |
     """
     if tile is None or warped.ndim != 3:
         return np.ones(warped.shape[:2], np.float32)
-    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB)
     ref = _lab(tile)
-    # Colour only: a letter's dark ink must still count as tile.
-    dist = np.hypot(lab[..., 1] - ref[1], lab[..., 2] - ref[2])
+    # Colour only: a letter's dark ink must still count as tile. The distance is compared squared, in
+    # integers (Lab bytes and a byte reference): the float distance of every pixel cost half the time.
+    a, b = (lab[..., channel].astype(np.int32) - int(ref[channel]) for channel in (1, 2))
+    squared = a * a + b * b
     # Relative to the frame's own spread, so no fixed colour threshold is needed.
-    scale = max(float(np.percentile(dist[::4, ::4], 75)), 1e-3)
-    tile_like = (dist < 0.35 * scale).astype(np.uint8)
+    sample = lab[::4, ::4].astype(np.float32)
+    scale = max(float(np.percentile(np.hypot(sample[..., 1] - ref[1], sample[..., 2] - ref[2]), 75)), 1e-3)
     k = max(3, cell_px // 3) | 1
-    tile_like = cv2.morphologyEx(tile_like, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    tile_like = cv2.morphologyEx((squared < (0.35 * scale) ** 2).astype(np.uint8), cv2.MORPH_CLOSE,
+                                 np.ones((k, k), np.uint8))
     weight = cv2.blur(1.0 - tile_like.astype(np.float32), (cell_px // 2, cell_px // 2))
     return weight + 1e-3
 
@@ -162,35 +170,69 @@ def _band_profile(lines: np.ndarray, weight: np.ndarray) -> np.ndarray:
     return (lw * ww).sum(axis=0) / ww.sum(axis=0)
 
 
-def _fit_axis(profile_1d: np.ndarray, n_lines: int, start: float, pitch: float) -> tuple[float, float, float]:
-    """Best lattice (start, pitch) near the guess for a 1-D line response; returns (start, pitch, score).
+def _fit_axes(profiles: list[np.ndarray], n_lines: int, start: float,
+              pitch: float) -> list[tuple[float, float, float]]:
+    """The best lattice (start, pitch, score) near the guess for each of several 1-D line responses (of one
+    length); a lattice's score is the response on its lines minus the response halfway between them.
 
-    Every candidate lattice is scored at once: line response on the lattice minus the response halfway
-    between its lines. A coarse search over +-0.45 cell and +-4 % pitch is followed by a fine one
-    around its best, so the lattice is placed to a few hundredths of a cell.
-    """
-    s, p, score = _best_lattice(profile_1d, n_lines, start + _START_STEPS * pitch, pitch * (1 + _PITCH_STEPS))
-    if score < 0:
-        return (s, p, score) if np.isfinite(score) else (start, pitch, -1.0)
-    return _best_lattice(profile_1d, n_lines, s + _FINE_START * pitch, p * (1 + _FINE_PITCH))
+    Every candidate lattice is scored at once: a coarse search over +-0.45 cell and +-4 % pitch, then a fine
+    one around each profile's best, so the lattice is placed to a few hundredths of a cell. A profile whose
+    best coarse score is negative keeps that (no lattice there); one where none fits inside keeps the guess
+    with score -1. The profiles are fitted together (the coarse lattices are the same for all): fitted one at
+    a time, numpy's per-call overhead cost a third more."""
+    stack = np.stack(profiles).astype(np.float64)
+    scores, st, p = _lattice_scores(stack, n_lines, (start + _START_STEPS * pitch)[None, :],
+                                    (pitch * (1 + _PITCH_STEPS))[None, :])
+    out: list[tuple[float, float, float] | None] = [None] * len(profiles)
+    coarse = []
+    for k in range(len(profiles)):
+        best = int(np.argmax(scores[k]))
+        if not np.isfinite(scores[k, best]):  # no lattice inside: the guess stands
+            out[k] = (start, pitch, -1.0)
+        elif scores[k, best] < 0:
+            out[k] = (float(st[0, best]), float(p[0, best]), float(scores[k, best]))
+        coarse.append((float(st[0, best]), float(p[0, best])))
+    starts = np.stack([s + _FINE_START * pitch for s, _ in coarse])
+    pitches = np.stack([q * (1 + _FINE_PITCH) for _, q in coarse])
+    scores, st, p = _lattice_scores(stack, n_lines, starts, pitches)
+    for k in range(len(profiles)):
+        if out[k] is None:
+            best = int(np.argmax(scores[k]))
+            if np.isfinite(scores[k, best]):
+                out[k] = (float(st[k, best]), float(p[k, best]), float(scores[k, best]))
+            else:
+                out[k] = (float(starts[k, len(_FINE_START) // 2]), float(pitches[k, len(_FINE_PITCH) // 2]), -np.inf)
+    return [fit for fit in out if fit is not None]
 
 
-def _best_lattice(profile_1d: np.ndarray, n_lines: int, starts: np.ndarray,
-                  pitches: np.ndarray) -> tuple[float, float, float]:
-    length = len(profile_1d)
-    p, st = np.broadcast_arrays(pitches[:, None], starts[None, :])
-    p, st = p.ravel(), st.ravel()
-    pos = st[:, None] + np.arange(n_lines, dtype=np.float64)[None, :] * p[:, None]  # (C, n_lines)
-    inside = (pos[:, 0] >= 0) & (pos[:, -1] <= length - 1)
-    if not inside.any():
-        return (float(starts[len(starts) // 2]), float(pitches[len(pitches) // 2]), -np.inf)
-    pos, p, st = pos[inside], p[inside], st[inside]
-    axis = np.arange(length)
-    on = np.interp(pos, axis, profile_1d).mean(axis=1)
-    mid = np.interp(pos[:, :-1] + p[:, None] / 2, axis, profile_1d).mean(axis=1)
-    score = on - mid
-    best = int(np.argmax(score))
-    return (float(st[best]), float(p[best]), float(score[best]))
+def _lattice_scores(profiles: np.ndarray, n_lines: int, starts: np.ndarray,
+                    pitches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The score of every candidate lattice, per profile (rows of ``profiles``; ``starts`` and
+    ``pitches`` one row for all or one per profile): (scores, their starts, their pitches), -inf where a
+    lattice does not fit inside. Sampled as np.interp samples (the same values)."""
+    length = profiles.shape[1]
+    p, st = np.broadcast_arrays(pitches[:, :, None], starts[:, None, :])
+    p, st = p.reshape(len(p), -1), st.reshape(len(st), -1)
+    pos = st[..., None] + np.arange(n_lines, dtype=np.float64) * p[..., None]  # (rows, C, n_lines)
+    inside = (pos[..., 0] >= 0) & (pos[..., -1] <= length - 1)
+    rows = np.arange(len(profiles))[:, None, None] if len(pos) == len(profiles) else slice(None)
+    on = _interp(profiles, pos, rows).mean(axis=-1)
+    mid = _interp(profiles, pos[..., :-1] + p[..., None] / 2, rows).mean(axis=-1)
+    return np.where(np.broadcast_to(inside, on.shape), on - mid, -np.inf), st, p
+
+
+def _interp(profiles: np.ndarray, at: np.ndarray, rows) -> np.ndarray:
+    """np.interp(at, arange(length), profile) per profile (its arithmetic, so the same values), clamped
+    at the ends (where :func:`_lattice_scores` discards the lattice anyway)."""
+    length = profiles.shape[1]
+    below = np.clip(np.floor(at), 0, length - 1)
+    index = below.astype(np.intp)
+    above = np.minimum(index + 1, length - 1)
+    if isinstance(rows, slice):  # one set of positions for every profile
+        low, high = profiles[:, index[0]], profiles[:, above[0]]
+    else:
+        low, high = profiles[rows, index], profiles[rows, above]
+    return (high - low) * (at - below) + low
 
 
 def refine_on_lines(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: int = 24,
@@ -205,17 +247,31 @@ def refine_on_lines(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: 
     ``cell_px``) is the resolution of the passes after the first; 24 px per cell throughout measured the
     steadiest (16 px is twice as fast but lets a half-cell-off first guess run away).
     """
+    refined = _refine(frame, corners, grid, cell_px, gains, tile, fine_px)
+    assert refined is not None  # without a limit on the first pass there is always a result
+    return refined[0]
+
+
+def _refine(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: int, gains: np.ndarray | None,
+            tile: tuple[int, int, int] | None, fine_px: int | None,
+            first_within: float | None = None) -> tuple[Geometry, tuple[float, float] | None] | None:
+    """:func:`refine_on_lines`, and the :func:`line_scores` of its result when they were measured on the way.
+    None instead when the first pass moved a corner by more than ``first_within`` cells."""
     geom = Geometry(corners.astype(np.float32), grid, 0.0)
     candidates = []
     for i in range(3):
         geom, moved = _refine_pass(frame, geom, cell_px if i == 0 or fine_px is None else fine_px, gains, tile)
+        if i == 0 and first_within is not None and moved > first_within:
+            return None
         candidates.append(geom)
         if moved < _CONVERGED:
             break
     if len(candidates) == 1:
-        return geom
+        return geom, None
     # A pass may also jitter away from a good fit: keep the one whose whole lattice shows the most contrast.
-    return max(candidates, key=lambda g: line_scores(frame, g, gains=gains, tile=tile)[0])
+    scores = [line_scores(frame, g, gains=gains, tile=tile) for g in candidates]
+    best = max(range(len(candidates)), key=lambda i: scores[i][0])
+    return candidates[best], scores[best]
 
 
 def _refine_pass(frame: np.ndarray, geom: Geometry, cell_px: int, gains: np.ndarray | None,
@@ -233,10 +289,9 @@ def _refine_pass(frame: np.ndarray, geom: Geometry, cell_px: int, gains: np.ndar
     lines = _line_image(warped, cell_px)
     weight = _board_weight(warped, cell_px, tile)
     cols, wcols = np.ascontiguousarray(lines.T), np.ascontiguousarray(weight.T)
-    xt, pt, s1 = _fit_axis(_band_profile(lines[near], weight[near]), grid + 1, start, cell_px)
-    xb, pb, s2 = _fit_axis(_band_profile(lines[far], weight[far]), grid + 1, start, cell_px)
-    yl, ql, s3 = _fit_axis(_band_profile(cols[near], wcols[near]), grid + 1, start, cell_px)
-    yr, qr, s4 = _fit_axis(_band_profile(cols[far], wcols[far]), grid + 1, start, cell_px)
+    (xt, pt, s1), (xb, pb, s2), (yl, ql, s3), (yr, qr, s4) = _fit_axes(
+        [_band_profile(lines[near], weight[near]), _band_profile(lines[far], weight[far]),
+         _band_profile(cols[near], wcols[near]), _band_profile(cols[far], wcols[far])], grid + 1, start, cell_px)
     # Lines x = f(y) through the two band fits, y = g(x) likewise; corners are their intersections.
     left = ((xt, c_near), (xb, c_far))
     right = ((xt + grid * pt, c_near), (xb + grid * pb, c_far))
@@ -302,37 +357,54 @@ def line_score(frame: np.ndarray, geom: Geometry, cell_px: int = 16, gains: np.n
 #: looking for the grid's structure too: on synthetic development games right guesses showed 0.66-0.93, guesses
 #: a cell or more off 0.12-0.40 (the structure path 0.67-0.95 on those frames, within 0.2 cell).
 CLEAR_GUESS = 0.5
+#: The colour guess is refined only when its lattice, as first placed, already shows lines this clearly (or
+#: half a cell off, as clearly negative); otherwise the board's colour found something else (a table of a
+#: like colour, the room) and the structure alone decides. Measured on first placements: scrabscrap photos
+#: 0.66-0.77, 2 MP room frames (30 synthetic scenes, 53 jheidel photos) -0.07-0.17 (one -0.30), none of
+#: which the refinement made a grid (vision.find.is_grid); refining them cost 60-90 ms a frame.
+WORTH_REFINING = 0.2
 
 
 def locate(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray | None = None) -> Geometry:
     """Find the grid in a frame (white-balanced by ``gains``, or already when None); no hand-set corners.
 
     The profile's colours give a fast first guess (the board's coloured area and the grid inset in it);
-    it is kept when the structure confirms it clearly (:func:`vision.find.grid_evidence`: lines across the
-    grid and its outer ring, none beyond). Otherwise the grid is found from its lines alone, anywhere in
-    the frame (:func:`vision.find.find_grid`), and of the two the one whose lines show more clearly wins.
+    it is refined when its lines show at all (WORTH_REFINING) and kept when the structure confirms it
+    clearly (:func:`vision.find.grid_evidence`: lines across the grid and its outer ring, none beyond).
+    Otherwise the grid is found from its lines alone, anywhere in the frame (:func:`vision.find.find_grid`),
+    and of the two the one whose lines show more clearly wins.
     Raises :class:`BoardNotFound` with the reason."""
+    return _locate(frame, profile, gains)[0]
+
+
+def _locate(frame: np.ndarray, profile: BoardProfile,
+            gains: np.ndarray | None) -> tuple[Geometry, tuple[float, float] | None]:
+    """:func:`locate`, and the :func:`line_scores` of its result when they were measured on the way."""
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    guess: tuple[float, Geometry] | None = None
+    guess: tuple[float, Geometry, tuple[float, float] | None] | None = None
     try:
-        area = find_board_area(frame, profile, gains)
-        geom = refine_on_lines(frame, _inset(area, profile.grid_inset), profile.grid, gains=gains, tile=profile.tile)
+        first = _inset(find_board_area(frame, profile, gains), profile.grid_inset)
+        if abs(find.grid_evidence(grey, first, profile.grid)[0]) < WORTH_REFINING:
+            raise BoardNotFound("the board's colour shows no grid")  # not worth refining: no guess
+        refined = _refine(frame, first, profile.grid, 24, gains, profile.tile, None)
+        assert refined is not None  # without a limit on the first pass there is always a result
+        geom, scores = refined
         evidence = find.grid_evidence(grey, geom.corners, geom.grid)
         if find.is_grid(evidence):
             if evidence[0] >= CLEAR_GUESS:
-                return geom
-            guess = (evidence[0], geom)
+                return geom, scores
+            guess = (evidence[0], geom, scores)
     except BoardNotFound:
         pass
     try:
-        found = locate_structure(frame, profile.grid, gains=gains, tile=profile.tile)
+        found, found_evidence, found_scores = _locate_structure(frame, grey, profile.grid, gains, profile.tile)
     except BoardNotFound:
         if guess is None:
             raise
-        return guess[1]
-    if guess is not None and guess[0] > find.grid_evidence(grey, found.corners, found.grid)[0]:
-        return guess[1]
-    return found
+        return guess[1], guess[2]
+    if guess is not None and guess[0] > found_evidence[0]:
+        return guess[1], guess[2]
+    return found, found_scores
 
 
 def locate_structure(frame: np.ndarray, grid: int | None = None, *, gains: np.ndarray | None = None,
@@ -340,15 +412,29 @@ def locate_structure(frame: np.ndarray, grid: int | None = None, *, gains: np.nd
     """The grid found from its lines alone (:func:`vision.find.find_grid`); with the tiles' colour known,
     pinned on the printed lines when that fits the structure better. Corners clockwise from the one
     nearest the frame's top-left."""
+    if tile is None:  # no tile colour to tell the board's lines from the tiles' edges: the lattice fit stands
+        found = find.find_grid(frame, grid=grid)
+        return Geometry(found.corners, found.grid, found.contrast)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    return _locate_structure(frame, grey, grid, gains, tile)[0]
+
+
+def _locate_structure(frame: np.ndarray, grey: np.ndarray, grid: int | None, gains: np.ndarray | None,
+                      tile: tuple[int, int, int]) -> tuple[Geometry, tuple[float, float, float],
+                                                           tuple[float, float] | None]:
+    """:func:`locate_structure` with a tile colour, given the frame's grey picture; also the result's
+    :func:`vision.find.grid_evidence` and, when measured on the way, its :func:`line_scores`."""
     found = find.find_grid(frame, grid=grid)
     best = Geometry(found.corners, found.grid, found.contrast)
-    if tile is None:
-        return best  # no tile colour to tell the board's lines from the tiles' edges: the lattice fit stands
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    refined = refine_on_lines(frame, found.corners, found.grid, gains=gains, tile=tile)
-    if find.grid_evidence(grey, refined.corners, refined.grid) > find.grid_evidence(grey, best.corners, best.grid):
-        best = refined
-    return best
+    best_evidence = find.grid_evidence(grey, best.corners, best.grid)
+    result = _refine(frame, found.corners, found.grid, 24, gains, tile, None, first_within=_RUNAWAY)
+    if result is None:
+        return best, best_evidence, None
+    refined, scores = result
+    refined_evidence = find.grid_evidence(grey, refined.corners, refined.grid)
+    if refined_evidence > best_evidence:
+        return refined, refined_evidence, scores
+    return best, best_evidence, None
 
 
 #: Pixels per cell of the small picture of the board that tells which way round it lies.
@@ -438,9 +524,12 @@ class Locator:
         if self.geometry is not None and self.confirms(frame, gains):
             self._follow_turn(frame)
             return self.geometry
-        self.geometry = locate(frame, self.profile, gains)
+        located, scores = _locate(frame, self.profile, gains)
+        self.geometry = located
         self._follow_turn(frame)
-        whole, beyond = line_scores(frame, self.geometry, gains=gains, tile=self.profile.tile)
+        if scores is None or self.geometry is not located:  # unmeasured, or measured before a turn renamed it
+            scores = line_scores(frame, self.geometry, gains=gains, tile=self.profile.tile)
+        whole, beyond = scores
         # A location found while a hand covers part of the grid scores low; keeping most of the old
         # reference makes the next clear frame fail the check and relocate, instead of trusting it for good.
         self._reference = (max(whole, 0.9 * self._reference[0]), beyond)

@@ -220,13 +220,18 @@ class BoardReader:
                                 gains=gains)
         geom = turned(seen, self.turns or 0)
         occ, colours = self._occupancy(frame, geom, gains)
-        turns = self._orientation(frame, seen, occ, gains)
+        read_for_orientation: dict[Square, TileReading] = {}
+        turns = self._orientation(frame, seen, occ, gains, read_for_orientation)
         if turns != (self.turns or 0):
             geom = turned(seen, turns)
-            occ, colours = self._occupancy(frame, geom, gains)
+            # The turned grid's cells are the measured ones turned (np.rot90 by the quarter turns, as the
+            # warp of ``turned`` turns; a test checks it): no second warp and measurement.
+            colours = np.ascontiguousarray(np.rot90(colours, (turns - (self.turns or 0)) % 4))
+            occ = occupancy.classify(colours, self._codes, self.profile)
+            read_for_orientation.clear()  # read on the grid before the turn
         if self.turns is not None or turns:
             self.turns = turns
-        reading = self._finish(frame, geom, occ, gains, cells, t0)
+        reading = self._finish(frame, geom, occ, gains, cells, t0, read_for_orientation)
         if not reading.status & ReadingStatus.COVERED:
             self._last_clear = _LastClear(seen, geom, gains, stability.block_samples(frame, geom),
                                           colours, occ,
@@ -362,8 +367,10 @@ class BoardReader:
         return out
 
     def _finish(self, frame: np.ndarray, geom: Geometry, occ: occupancy.Occupancy, gains: np.ndarray,
-                cells: Iterable[Square] | None, t0: float) -> BoardReading:
-        """The reading once the cells are classified: hidden cells, the letters of ``cells``, the status."""
+                cells: Iterable[Square] | None, t0: float,
+                extracted: dict[Square, TileReading] | None = None) -> BoardReading:
+        """The reading once the cells are classified: hidden cells, the letters of ``cells``, the status.
+        ``extracted``: tiles whose glyphs were cut out already on ``geom`` (not classified)."""
         status = ReadingStatus.OK
         hidden_mask = occ.anomaly > ANOMALY_LIMIT
         hidden = tuple(Square(int(r), int(c)) for r, c in zip(*np.nonzero(hidden_mask), strict=True))
@@ -373,7 +380,7 @@ class BoardReader:
             status |= ReadingStatus.UNCERTAIN_CELL
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
                   if occ.state[sq.row, sq.col] == occupancy.CellState.TILE]
-        tiles = self.read_tiles(frame, geom, wanted, gains=gains) if wanted else {}
+        tiles = self.read_tiles(frame, geom, wanted, gains=gains, extracted=extracted) if wanted else {}
         if hidden and not status & ReadingStatus.COVERED:
             # A clearly read letter is a tile whatever its colour says (a cell at the edge of a slightly
             # misplaced grid mixes in its neighbour's colour); a hand shows no clear letter.
@@ -411,13 +418,15 @@ class BoardReader:
         small = colour.apply_gains(geom.warp(frame, OCC_CELL_PX), gains)
         return occupancy.cell_features(small, geom.grid, OCC_CELL_PX)
 
-    def _orientation(self, frame: np.ndarray, seen: Geometry, occ: occupancy.Occupancy, gains: np.ndarray) -> int:
+    def _orientation(self, frame: np.ndarray, seen: Geometry, occ: occupancy.Occupancy, gains: np.ndarray,
+                     extracted: dict[Square, TileReading] | None = None) -> int:
         """Which way the board lies under the camera (quarter turns), read from the photo alone.
 
         Once tiles lie on the board, a turned board shows the tiles of the last reading turned: the turn
         under which most of them are where they were wins (cheap: the occupancy grid turned, no warp).
         The first time, or when that cannot tell, the letters decide: the tiles are read under each turn
-        and the turn under which they look most like letters wins.
+        and the turn under which they look most like letters wins. The tiles read for that (their glyphs,
+        on the grid of the current turn, not classified) are added to ``extracted``.
         """
         current = self.turns or 0
         tiles = occ.state == occupancy.CellState.TILE
@@ -434,8 +443,10 @@ class BoardReader:
         if self.turns is not None and self._turns_located == self.locator.relocations:
             return current
         squares = [Square(int(r), int(c)) for r, c in zip(*np.nonzero(tiles), strict=True)][:_ORIENT_TILES]
-        glyph_list = [t.glyph for t in self.read_tiles(frame, turned(seen, current), squares, gains=gains,
-                                                       classify=False).values() if not t.glyph.is_blank]
+        read = self.read_tiles(frame, turned(seen, current), squares, gains=gains, classify=False)
+        if extracted is not None:
+            extracted.update(read)
+        glyph_list = [t.glyph for t in read.values() if not t.glyph.is_blank]
         if len(glyph_list) < 2:
             return current
         scores = []
@@ -456,8 +467,10 @@ class BoardReader:
         return [Square(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
 
     def read_tiles(self, frame: np.ndarray, geom: Geometry, squares: Iterable[Square], *,
-                   gains: np.ndarray | None = None, classify: bool = True) -> dict[Square, TileReading]:
-        """Read only these cells of ``frame`` (white-balanced by ``gains``; None: it already is).
+                   gains: np.ndarray | None = None, classify: bool = True,
+                   extracted: dict[Square, TileReading] | None = None) -> dict[Square, TileReading]:
+        """Read only these cells of ``frame`` (white-balanced by ``gains``; None: it already is); the glyphs of
+        ``extracted`` (cut out of the same frame on the same grid) are taken as they are.
 
         A few cells are warped one by one (a line of them as one box), so a move costs only its own tiles;
         many cells (a full board) share one warp of the whole grid.
@@ -474,6 +487,8 @@ class BoardReader:
         if len(squares) > _WHOLE_WARP_FROM:
             whole = colour.apply_gains(geom.warp(frame, CELL_PX, WARP_MARGIN), gains) if gains is not None \
                 else geom.warp(frame, CELL_PX, WARP_MARGIN)
+            # The glyphs are cut from the grey picture: made once, not per tile (the same pixels).
+            whole = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY) if whole.ndim == 3 else whole
         elif len(squares) >= 2:
             line = _line_crops(frame, to_canon, [(sq.row, sq.col) for sq in squares], CELL_PX, size, offset, gains)
         for i, sq in enumerate(squares):
@@ -487,7 +502,8 @@ class BoardReader:
                 crop = _cell_crop(frame, to_canon, sq.row, sq.col, CELL_PX, size, offset)
                 if gains is not None:
                     crop = colour.apply_gains(crop, gains)
-            out[sq] = TileReading(sq, glyphs.extract(crop, CELL_PX), None)
+            out[sq] = TileReading(sq, extracted[sq].glyph if extracted and sq in extracted
+                                  else glyphs.extract(crop, CELL_PX), None)
             if classify and self.classifier.reads_arrows and not out[sq].glyph.is_blank:
                 shapes[sq] = glyphs.ink_shape(crop, CELL_PX)
         if not classify:
