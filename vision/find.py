@@ -701,9 +701,11 @@ def find_grid(frame: np.ndarray, grid: int | None = None) -> Found:
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     # First from the picture's own segments; when that grid is unclear, or its size hardly beats the other
     # size, again with the thin-line response's segments added (that result stands), and when it is still
-    # unclear from the thin-line segments alone, kept when it scores higher: wood grain can outnumber a
-    # grid's segments in the picture, and in both sets together it still sets the directions searched, while
-    # in the thin-line response alone it mostly drops out (4 of 9 boards not found on tuning seeds 0-599).
+    # unclear from the thin-line segments alone, kept when its lines show clearly (CASCADE_LINES) and it
+    # scores higher. Wood grain can outnumber a grid's segments in the picture, and in both sets together it
+    # still sets the directions searched, while in the thin-line response alone it mostly drops out: on tuning
+    # seeds 0-799 this found 5 boards not found before (lines 0.68-0.78); the 5 grids it found wrong showed
+    # lines of 0.21-0.50, and all but one of those are now left to the earlier result.
     picture_segs = _segments(grey_small)
     thin_segs = np.zeros((0, 4), np.float32)
     best = None
@@ -718,7 +720,7 @@ def find_grid(frame: np.ndarray, grid: int | None = None) -> Found:
         found = _grid_from_segments(work, grey, segs, s2, grids, np.random.default_rng(0)) if len(segs) >= 8 else None
         if source != "thin":
             best = found
-        elif found is not None and (best is None or found[0] > best[0]):
+        elif found is not None and found[3] >= CASCADE_LINES and (best is None or found[0] > best[0]):
             best = found
         if best is not None and best[3] >= CASCADE_LINES and best[4] >= CASCADE_MARGIN:
             break
