@@ -2,11 +2,11 @@
 """Find a board's playing grid anywhere in a camera frame, from its structure rather than its colours.
 
 Nothing here knows what colour a board is. The frame is shrunk (a power-of-two factor); line segments of a
-small copy (and of its thin-line response too when the grid they give is unclear or its size nearly a tie)
-give the grid's two line families and their vanishing points; the picture is rectified so that both
-families run along the axes, in the region where segments of the two families cross (a grid crosses
-itself hundreds of times, wood grain and shadow edges hardly at all). There
-a lattice of evenly spaced lines is fitted per axis and the grid's extent chosen: the n x n window (n = 15
+small copy (and of its thin-line response too when the grid they give is unclear or its size nearly a tie,
+and then of the thin-line response alone) give the grid's two line families and their vanishing points;
+the picture is rectified so that both families run along the axes, in the region where segments of the
+two families cross (a grid crosses itself hundreds of times, wood grain and shadow edges hardly at all).
+There a lattice of evenly spaced lines is fitted per axis and the grid's extent chosen: the n x n window (n = 15
 or 17) whose lines cross its outer ring of cells and none beyond it. The extent is settled again in a
 picture of the found grid with a few cells around it (tie-broken by the premium layout's symmetry), and
 the corners are pinned on the printed lines in bands near each side (which takes out perspective left over).
