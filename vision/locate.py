@@ -10,6 +10,7 @@ corrects the corners. :class:`Locator` caches the result and only confirms it on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -24,11 +25,15 @@ _SEARCH_WIDTH = 240
 #: A refinement pass that moves no corner by more than this (in cells) ends the refinement: the fit
 #: itself is good to a few hundredths of a cell, so another pass only jitters.
 _CONVERGED = 0.08
-#: The structure's grid is pinned on its lines already (to a few hundredths of a cell): a first refinement
-#: pass on it that moves a corner further than this (cells) follows the tiles' colour, not the board's lines.
-#: On 30 synthetic room scenes and 11 jheidel photos the refined grid won (clearer lines) after first passes
-#: of 0.06-0.12 cell and never after one of 0.3 or more (most moved 0.4-1.2 and ran on for two more passes).
+#: The structure's grid is mostly pinned on its lines already: a first refinement pass on it that moves a
+#: corner further than _RUNAWAY (cells) and leaves the lines showing less than _KEPT of the structure grid's
+#: clearness (vision.find.grid_evidence) followed the tiles' colour, not the board's lines: the refinement
+#: stops there. On 30 synthetic room scenes, 10 jheidel photos and 5 frames of a synthetic tournament game
+#: the refined grid won after first passes of 0.06-0.12 cell that kept 1.01-1.04 of the clearness, and once
+#: after 0.30 keeping 0.88 (the structure's grid half a cell off, fixed in three passes); of the first passes
+#: that moved more than 0.25, all but four kept less than 0.75 (most turned the lines negative).
 _RUNAWAY = 0.25
+_KEPT = 0.75
 #: A "line" beyond the lattice with this share of the lattice's contrast means the lattice slipped.
 _BEYOND_LIMIT = 0.2
 
@@ -254,14 +259,15 @@ def refine_on_lines(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: 
 
 def _refine(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: int, gains: np.ndarray | None,
             tile: tuple[int, int, int] | None, fine_px: int | None,
-            first_within: float | None = None) -> tuple[Geometry, tuple[float, float] | None] | None:
+            runs_off: Callable[[Geometry, float], bool] | None = None,
+            ) -> tuple[Geometry, tuple[float, float] | None] | None:
     """:func:`refine_on_lines`, and the :func:`line_scores` of its result when they were measured on the way.
-    None instead when the first pass moved a corner by more than ``first_within`` cells."""
+    None instead when ``runs_off`` says so of the first pass's grid and how far it moved (in cells)."""
     geom = Geometry(corners.astype(np.float32), grid, 0.0)
     candidates = []
     for i in range(3):
         geom, moved = _refine_pass(frame, geom, cell_px if i == 0 or fine_px is None else fine_px, gains, tile)
-        if i == 0 and first_within is not None and moved > first_within:
+        if i == 0 and runs_off is not None and runs_off(geom, moved):
             return None
         candidates.append(geom)
         if moved < _CONVERGED:
@@ -427,7 +433,11 @@ def _locate_structure(frame: np.ndarray, grey: np.ndarray, grid: int | None, gai
     found = find.find_grid(frame, grid=grid)
     best = Geometry(found.corners, found.grid, found.contrast)
     best_evidence = find.grid_evidence(grey, best.corners, best.grid)
-    result = _refine(frame, found.corners, found.grid, 24, gains, tile, None, first_within=_RUNAWAY)
+
+    def runs_off(first: Geometry, moved: float) -> bool:
+        return moved > _RUNAWAY and find.grid_evidence(grey, first.corners, first.grid)[0] < _KEPT * best_evidence[0]
+
+    result = _refine(frame, found.corners, found.grid, 24, gains, tile, None, runs_off=runs_off)
     if result is None:
         return best, best_evidence, None
     refined, scores = result
