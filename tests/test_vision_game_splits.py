@@ -154,3 +154,16 @@ def test_a_photo_that_holds_one_turn_leaves_out_the_one_tile_that_is_no_part_of_
     # Either end of an L of three tiles could be the odd one out: not one way only, left to the split.
     corner = [read(sq, ("A", 0.98), ("Q", 0.5)) for sq in (Square(5, 7), Square(6, 7), Square(6, 8))]
     assert _one_move_of(Proposal(ProposalKind.CONFLICT, new_tiles=tuple(corner)), board, RULES) is None
+
+
+def test_a_photo_that_holds_one_turn_never_cuts_its_move_short():
+    """Classic game 1001, photo 4: a tile at one end of the move left out made a shorter legal move, and the
+    rest of the move went with the next photo's."""
+    from vision.replay import _one_move_of
+
+    board = Board(15)
+    laid(board, [PlacedTile(Square(7, 7 + i), ch) for i, ch in enumerate("CAT")])
+    move = [read(Square(8 + i, 7), (ch, 0.98), ("Q", 0.5)) for i, ch in enumerate("OWL")]  # COWL down from C
+    laid(board, [PlacedTile(Square(12, 8), "A")])
+    beyond = read(Square(12, 7), ("S", 0.98), ("B", 0.9))  # in the move's column past a gap, beside the A
+    assert _one_move_of(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, beyond)), board, RULES) is None

@@ -535,12 +535,21 @@ def _one_move_of(proposal: Proposal, board: Board, rules: Rules) -> tuple[Placem
             return None
         found = []
         for dropped in combinations(tiles, count):
-            placement = _legal_one([t for t in tiles if t not in dropped], board, rules)
-            if placement is not None:
+            kept = [t for t in tiles if t not in dropped]
+            placement = _legal_one(kept, board, rules)
+            # Only tiles off the move's line: cutting a move's own end short would take part of it for all of it
+            # (classic game 1001, photo 4: a blank read at one end of SBOVATE).
+            if placement is not None and len(kept) >= 2 and not any(_on_line(t.square, kept) for t in dropped):
                 found.append((placement, [t.square for t in dropped]))
         if found:
             return found[0] if len(found) == 1 else None
     return None
+
+
+def _on_line(square: Square, tiles: list[PlacedTile]) -> bool:
+    """Whether ``square`` lies in the row or column that all of ``tiles`` (two or more) share."""
+    rows, cols = {t.square.row for t in tiles}, {t.square.col for t in tiles}
+    return (len(rows) == 1 and square.row in rows) or (len(cols) == 1 and square.col in cols)
 
 
 def _strays(proposal: Proposal, board: Board) -> list[Square]:
