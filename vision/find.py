@@ -239,7 +239,7 @@ def refine_grid(work_grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int
         m = cell_px  # one cell of margin
         side = n * cell_px
         size = side + 2 * m
-        dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
+        dst = np.array([[m, m], [m + side, m], [m + side, m + side], [m, m + side]], np.float32)
         hom = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
         warped = cv2.warpPerspective(work_grey, hom, (size, size), flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_REFLECT)
@@ -254,8 +254,8 @@ def refine_grid(work_grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int
         right = ((xt + n * pt, c_near), (xb + n * pb, c_far))
         top = ((c_near, yl), (c_far, yr))
         bottom = ((c_near, yl + n * ql), (c_far, yr + n * qr))
-        canon = np.float32([cross_point(left, top), cross_point(right, top), cross_point(right, bottom),
-                            cross_point(left, bottom)])
+        canon = np.array([cross_point(left, top), cross_point(right, top), cross_point(right, bottom),
+                          cross_point(left, bottom)], np.float32)
         corners = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(hom)).reshape(4, 2)
     return corners.astype(np.float32), contrast
 
@@ -469,7 +469,7 @@ def _lattice_for_families(grey, segs, fams, seg_scale, grids, rng):
         my, kx = np.unravel_index(int(np.argmax(score)), score.shape)
         if best is None or score[my, kx] > best[0]:
             lx, ly = xs[kx], ys[my]
-            canon = np.float64([[lx, ly], [lx + n * px, ly], [lx + n * px, ly + n * py], [lx, ly + n * py]])
+            canon = np.array([[lx, ly], [lx + n * px, ly], [lx + n * px, ly + n * py], [lx, ly + n * py]], np.float64)
             corners = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(from_work)).reshape(4, 2)
             best = (float(score[my, kx]), n, corners.astype(np.float32), float(line[my, kx]))
     return best
@@ -485,7 +485,7 @@ def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, gri
     too large or slipped by a few cells is moved to where lines cross its ring and none cross beyond it."""
     c, m = SETTLE_PX, SETTLE_MARGIN
     size = (n + 2 * m) * c
-    dst = np.float32([[m * c, m * c], [(m + n) * c, m * c], [(m + n) * c, (m + n) * c], [m * c, (m + n) * c]])
+    dst = np.array([[m * c, m * c], [(m + n) * c, m * c], [(m + n) * c, (m + n) * c], [m * c, (m + n) * c]], np.float32)
     hom = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     picture = cv2.warpPerspective(grey, hom, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     resp = axis_responses(picture, max(3, c // 3) | 1)
@@ -493,7 +493,7 @@ def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, gri
     cross_v = _crossings(resp[0], lines, lines, c, c)
     cross_h = _crossings(resp[1], lines, lines, c, c, transposed=True)
     # The cells' colours from a picture at a quarter of the pixels, each cell's middle half averaged.
-    half = np.float64([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1]]) @ hom
+    half = np.array([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1]], np.float64) @ hom
     colour = cv2.warpPerspective(work, half, (size // 2, size // 2), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.blur(cv2.cvtColor(colour, cv2.COLOR_BGR2LAB).astype(np.float32), (c // 4, c // 4))
@@ -518,7 +518,7 @@ def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, gri
         by_size.append(float(score[my, kx]))
         if best is None or score[my, kx] > best[0]:
             x0, y0, x1, y1 = lines[kx], lines[my], lines[kx] + g * c, lines[my] + g * c
-            canon = np.float64([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+            canon = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
             back = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(hom)).reshape(4, 2)
             best = (float(score[my, kx]), g, back.astype(np.float32), float(line[my, kx]))
     if best is None:
@@ -597,7 +597,7 @@ def _window_evidence(cross_v: np.ndarray, cross_h: np.ndarray, n: int) -> tuple[
     outside it (the strongest side; none outside the picture)."""
     n_x, n_y = cross_v.shape[1] - n, cross_h.shape[1] - n  # window starts along x and y
     if n_x <= 0 or n_y <= 0:
-        return np.zeros((3, 0, 0))
+        return tuple(np.zeros((3, 0, 0)))
     my, kx = np.mgrid[0:n_y, 0:n_x]
     return (_window_lines(cross_v, cross_h, n, my.ravel(), kx.ravel()).reshape(n_y, n_x),
             *_ring_and_beyond(cross_v, cross_h, n))
@@ -744,7 +744,7 @@ def grid_evidence(grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int = 
     grid has all lines and its ring lines, and none beyond: :func:`is_grid` tells."""
     m = 2 * cell_px
     side = n * cell_px
-    dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
+    dst = np.array([[m, m], [m + side, m], [m + side, m + side], [m, m + side]], np.float32)
     hom = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     size = side + 2 * m
     warped = cv2.warpPerspective(grey, hom, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
