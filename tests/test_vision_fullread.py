@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The whole read from scratch takes shortcuts that must not change what it reads: when the letters say the
-board lies turned, the turned grid's cells are the measured cells turned (no second warp), and the tiles read
-to tell the orientation are not cut out again. On the shared ScrabScrap photos (skipped without them)."""
+"""The whole read from scratch takes shortcuts that must not change what it reads: the tiles read to tell the
+orientation are not cut out again, and a photo turned a quarter reads the same board. The turned grid's cells
+are the measured cells np.rot90'd, a pixel off (the direction the reader turns its tile mask by); the reader
+measures them again all the same. On the shared ScrabScrap photos (skipped without them)."""
 
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def test_a_photo_turned_a_quarter_reads_the_same_board_from_scratch(quarter_turn
     upright = _reader().read(frame)
     reader = _reader()
     turned_reading = reader.read(np.ascontiguousarray(np.rot90(frame, quarter_turns)))
-    # The letters told the turn (the grid was measured unturned first, then its cells turned).
+    # The letters told the turn (the grid was measured unturned first, then again turned).
     assert reader.turns in (1, 3)
     assert turned_reading.to_text() == upright.to_text()
     assert len(upright.tiles) >= 40
