@@ -51,7 +51,7 @@ class Geometry:
         """Homography from frame pixels to a canonical image of ``grid*cell_px`` (+ margin cells each side)."""
         m = margin * cell_px
         side = self.grid * cell_px
-        dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
+        dst = np.array([[m, m], [m + side, m], [m + side, m + side], [m, m + side]], np.float32)
         return cv2.getPerspectiveTransform(self.corners.astype(np.float32), dst)
 
     @property
@@ -68,14 +68,14 @@ class Geometry:
 
 
 def _lab(colour: tuple[int, int, int]) -> np.ndarray:
-    return cv2.cvtColor(np.uint8([[colour]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    return cv2.cvtColor(np.array([[colour]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
 
 
 def _order(pts: np.ndarray) -> np.ndarray:
     pts = pts.reshape(-1, 2).astype(np.float32)
     s = pts.sum(axis=1)
     d = pts[:, 1] - pts[:, 0]
-    return np.float32([pts[np.argmin(s)], pts[np.argmin(d)], pts[np.argmax(s)], pts[np.argmax(d)]])
+    return np.array([pts[np.argmin(s)], pts[np.argmin(d)], pts[np.argmax(s)], pts[np.argmax(d)]], np.float32)
 
 
 def _gained(image: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
@@ -125,9 +125,9 @@ def find_board_area(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray 
 
 def _inset(area: np.ndarray, inset: tuple[float, float, float, float]) -> np.ndarray:
     top, right, bottom, left = inset
-    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     h = cv2.getPerspectiveTransform(unit, area.astype(np.float32))
-    pts = np.float32([[left, top], [1 - right, top], [1 - right, 1 - bottom], [left, 1 - bottom]])
+    pts = np.array([[left, top], [1 - right, top], [1 - right, 1 - bottom], [left, 1 - bottom]], np.float32)
     return cv2.perspectiveTransform(pts.reshape(1, 4, 2), h).reshape(4, 2)
 
 
@@ -303,8 +303,8 @@ def _refine_pass(frame: np.ndarray, geom: Geometry, cell_px: int, gains: np.ndar
     right = ((xt + grid * pt, c_near), (xb + grid * pb, c_far))
     top = ((c_near, yl), (c_far, yr))
     bottom = ((c_near, yl + grid * ql), (c_far, yr + grid * qr))
-    canon = np.float32([find.cross_point(left, top), find.cross_point(right, top), find.cross_point(right, bottom),
-                        find.cross_point(left, bottom)])
+    canon = np.array([find.cross_point(left, top), find.cross_point(right, top), find.cross_point(right, bottom),
+                      find.cross_point(left, bottom)], np.float32)
     back = cv2.perspectiveTransform(canon.reshape(1, 4, 2), np.linalg.inv(to_canon)).reshape(4, 2)
     moved = float(np.abs(back - geom.corners).max()) / _frame_cell(geom)
     return Geometry(back.astype(np.float32), grid, float(min(s1, s2, s3, s4))), moved
