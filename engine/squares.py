@@ -52,6 +52,15 @@ class Square(NamedTuple):
     def on_board(self, size: int) -> bool:
         return 0 <= self.row < size and 0 <= self.col < size
 
+    def neighbours(self) -> tuple[Square, Square, Square, Square]:
+        """The four squares sharing a side with this one (right, left, below, above; some may be off the board).
+
+        >>> Square(0, 3).neighbours()
+        (Square(row=0, col=4), Square(row=0, col=2), Square(row=1, col=3), Square(row=-1, col=3))
+        """
+        r, c = self.row, self.col
+        return Square(r, c + 1), Square(r, c - 1), Square(r + 1, c), Square(r - 1, c)
+
     @property
     def name(self) -> str:
         """Column letter then row number, as on the printed board: ``H8``."""

@@ -155,11 +155,7 @@ def board_tiles(board: Board) -> Iterable[tuple[str, ...]]:
 
 
 def _touches_old_tile(board: Board, placement: Placement) -> bool:
-    for t in placement.letter_tiles:
-        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-            if board.has_letter(Square(t.square.row + dr, t.square.col + dc)):
-                return True
-    return False
+    return any(board.has_letter(near) for t in placement.letter_tiles for near in t.square.neighbours())
 
 
 def _check_geometry(board: Board, after: Board, placement: Placement, add) -> None:

@@ -27,7 +27,7 @@ from vision.replay import (
     _owners,
     _plausible_reading,
     _prefer_words,
-    _without_stray_blanks,
+    _without_strays,
 )
 from vision.synthetic import BOARD_STYLES, corner_error, render_scene, synthetic_game, tile_image
 
@@ -166,18 +166,18 @@ def test_a_letterless_cell_off_the_moves_line_is_left_out_of_a_photo_that_holds_
     move = [reading(Square(8 + i, 8), (ch, 0.97), ("Q", 0.5)) for i, ch in enumerate("XE")]  # A-X-E down
     stray = TileReading(Square(13, 1), Glyph(None, 0.9, 0.0), None)
     proposal = Proposal(ProposalKind.CONFLICT, new_tiles=(*move, stray))
-    single = _without_stray_blanks(proposal, board, RULES)
+    single = _without_strays(proposal, board, RULES)
     assert single is not None
     placement, dropped = single
     assert dropped == [Square(13, 1)]
     assert [(t.square, t.letter) for t in placement.letter_tiles] == [(Square(8, 8), "X"), (Square(9, 8), "E")]
     # A lettered tile with no tile beside it (a fleck, a stray tile) cannot be part of any move: left out too.
     fleck = reading(Square(2, 2), ("Z", 0.97), ("Q", 0.5))
-    single = _without_stray_blanks(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, fleck)), board, RULES)
+    single = _without_strays(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, fleck)), board, RULES)
     assert single is not None and single[1] == [Square(2, 2)]
     # Two lettered moves (the other one beside CAT's C) are not one move with a stray: left to the split.
     other = reading(Square(6, 7), ("Z", 0.97), ("Q", 0.5))
-    assert _without_stray_blanks(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, other)), board, RULES) is None
+    assert _without_strays(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, other)), board, RULES) is None
 
 
 def test_a_photo_whose_grid_was_found_cells_off_is_located_again_from_its_lines():

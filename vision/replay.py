@@ -229,7 +229,7 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                 continue
             if found is None:
                 # Twice in a row (or too many photos behind): a misread tile would stall every later photo.
-                single = _without_stray_blanks(proposal, before, rules)
+                single = _without_strays(proposal, before, rules)
                 forced = _as_one_move(proposal, before) if single is None else None
                 if single is not None:
                     # One legal move once a stray is left out: that move, checked as any other.
@@ -471,7 +471,7 @@ def _split_into(tiles: list[PlacedTile], counts: range, board: Board, rules: Rul
 
 def _play_without_strays(game: Game, single: tuple[Placement, list[Square]], proposal: Proposal, board: Board,
                          rules: Rules, words: WordCheck | None, turn: Turn, why: str) -> tuple[Placement, int] | None:
-    """Play the move a photo makes once its strays are left out (:func:`_without_stray_blanks`), its letters
+    """Play the move a photo makes once its strays are left out (:func:`_without_strays`), its letters
     settled by the dictionary and its blanks named as any move's; (the placement, its player) when played."""
     placement, dropped = single
     placement = _with_blanks(_prefer_words(placement, {t.square: t for t in proposal.new_tiles}, board, rules,
@@ -501,7 +501,7 @@ def _as_one_move(proposal: Proposal, board: Board) -> Placement | None:
         return None
 
 
-def _without_stray_blanks(proposal: Proposal, board: Board,
+def _without_strays(proposal: Proposal, board: Board,
                           rules: Rules) -> tuple[Placement, list[Square]] | None:
     """The one legal move the photo's new tiles make once one or two stray ones are left out, and those
     squares; None when the strays are not few, or leaving them out makes no legal move either. A stray is a
@@ -522,10 +522,10 @@ def _without_stray_blanks(proposal: Proposal, board: Board,
 
 def _one_move_of(proposal: Proposal, board: Board, rules: Rules) -> tuple[Placement, list[Square]] | None:
     """The one legal move a photo that holds one turn shows, and the squares left out: its strays
-    (:func:`_without_stray_blanks`), else the one way to leave out one tile (or else two) that makes the rest
+    (:func:`_without_strays`), else the one way to leave out one tile (or else two) that makes the rest
     one legal move (alfapet game 100, photo 19: a stray I by a tile on the board's edge made EOJ two moves,
     and the players' turns went wrong for the rest of the game); None when that is not one way only."""
-    single = _without_stray_blanks(proposal, board, rules)
+    single = _without_strays(proposal, board, rules)
     if single is not None:
         return single
     read = {t.square: t for t in proposal.placement.tiles} if proposal.placement is not None else {}
@@ -557,12 +557,8 @@ def _strays(proposal: Proposal, board: Board) -> list[Square]:
     them, old or new: no legal move lays such a tile (a stray tile by the board, a fleck read as a letter)."""
     new = {t.square for t in proposal.new_tiles}
     held = {sq for sq, cell in board if not cell.is_stop}
-    return [t.square for t in proposal.new_tiles if t.guess is None or held and not _neighbours(t.square)
-            & (new | held)]
-
-
-def _neighbours(square: Square) -> set[Square]:
-    return {Square(square.row + dr, square.col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))}
+    return [t.square for t in proposal.new_tiles
+            if t.guess is None or held and not (new | held).intersection(t.square.neighbours())]
 
 
 def _as_read(tile: TileReading) -> PlacedTile:
