@@ -387,21 +387,9 @@ def _locate(frame: np.ndarray, profile: BoardProfile,
             gains: np.ndarray | None) -> tuple[Geometry, tuple[float, float] | None]:
     """:func:`locate`, and the :func:`line_scores` of its result when they were measured on the way."""
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    guess: tuple[float, Geometry, tuple[float, float] | None] | None = None
-    try:
-        first = _inset(find_board_area(frame, profile, gains), profile.grid_inset)
-        if abs(find.grid_evidence(grey, first, profile.grid)[0]) < WORTH_REFINING:
-            raise BoardNotFound("the board's colour shows no grid")  # not worth refining: no guess
-        refined = _refine(frame, first, profile.grid, 24, gains, profile.tile, None)
-        assert refined is not None  # without a limit on the first pass there is always a result
-        geom, scores = refined
-        evidence = find.grid_evidence(grey, geom.corners, geom.grid)
-        if find.is_grid(evidence):
-            if evidence[0] >= CLEAR_GUESS:
-                return geom, scores
-            guess = (evidence[0], geom, scores)
-    except BoardNotFound:
-        pass
+    guess = _colour_guess(frame, grey, profile, gains)
+    if guess is not None and guess[0] >= CLEAR_GUESS:
+        return guess[1], guess[2]
     try:
         found, found_evidence, found_scores = _locate_structure(frame, grey, profile.grid, gains, profile.tile)
     except BoardNotFound:
@@ -411,6 +399,24 @@ def _locate(frame: np.ndarray, profile: BoardProfile,
     if guess is not None and guess[0] > found_evidence[0]:
         return guess[1], guess[2]
     return found, found_scores
+
+
+def _colour_guess(frame: np.ndarray, grey: np.ndarray, profile: BoardProfile, gains: np.ndarray | None,
+                  ) -> tuple[float, Geometry, tuple[float, float] | None] | None:
+    """The profile colours' grid, refined on its lines, when it is a grid (:func:`vision.find.is_grid`): (how
+    clearly its lines show, the grid, its :func:`line_scores` when measured on the way); None when the board's
+    colour is not found or shows no grid worth refining (WORTH_REFINING)."""
+    try:
+        first = _inset(find_board_area(frame, profile, gains), profile.grid_inset)
+    except BoardNotFound:
+        return None
+    if abs(find.grid_evidence(grey, first, profile.grid)[0]) < WORTH_REFINING:
+        return None
+    refined = _refine(frame, first, profile.grid, 24, gains, profile.tile, None)
+    assert refined is not None  # without a limit on the first pass there is always a result
+    geom, scores = refined
+    evidence = find.grid_evidence(grey, geom.corners, geom.grid)
+    return (evidence[0], geom, scores) if find.is_grid(evidence) else None
 
 
 def locate_structure(frame: np.ndarray, grid: int | None = None, *, gains: np.ndarray | None = None,
