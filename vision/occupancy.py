@@ -20,6 +20,7 @@ a class the frame does not show. A cell whose colour is far from every centre it
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -122,6 +123,33 @@ def _median(values: np.ndarray, axis: int | None = None):
     return part[low] if high == low else (part[low] + part[high]) / 2
 
 
+def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(medians (count, channels), sizes (count,)): :func:`_median` over axis 0 of the rows of ``values``
+    (N, channels) float32 in each group 0..count-1 (``groups`` (N,) ints; ids >= count are left out), from
+    one sort of all rows: a group with no row gets a meaningless median (check its size).
+
+    >>> v = np.float32([[3, 0], [1, 9], [2, 8], [7, 7], [5, 1]])
+    >>> medians, sizes = _group_medians(v, np.array([1, 0, 1, 1, 0]), 2)
+    >>> medians.tolist(), sizes.tolist(), _median(v[[0, 2, 3]], axis=0).tolist()
+    ([[3.0, 5.0], [3.0, 7.0]], [2, 3], [3.0, 7.0])
+    """
+    # Sorted by value, then (stably) by group: each group's rows in order, one group after another.
+    if values.ndim == 1:
+        ordered = values[np.lexsort((values, groups))]
+    else:
+        by_value = np.argsort(values, axis=0, kind="stable")
+        columns = np.arange(values.shape[1])
+        by_group = by_value[np.argsort(groups[by_value], axis=0, kind="stable"), columns]
+        ordered = values[by_group, columns]
+    sizes = np.bincount(groups, minlength=count)
+    starts = np.cumsum(sizes) - sizes
+    sizes, starts = sizes[:count], starts[:count]
+    low, high = np.maximum(starts + (sizes - 1) // 2, 0), starts + sizes // 2
+    high = np.minimum(high, len(values) - 1)
+    # (a + a) / 2 is a again: an odd count needs no case of its own.
+    return (ordered[low] + ordered[high]) / 2, sizes
+
+
 def _remove_shading(raw: np.ndarray, empty: np.ndarray, expected: np.ndarray, n: int) -> np.ndarray:
     """The cell colours with a smooth light gradient across the board taken out.
 
@@ -140,25 +168,37 @@ def _remove_shading(raw: np.ndarray, empty: np.ndarray, expected: np.ndarray, n:
     resid = raw - expected
     size = np.sqrt((resid ** 2).sum(axis=1))
     keep = empty & (size <= 2.0 * _median(size[empty]) + 1.0)
-    for _ in range(2):
+    for refit in (True, False):  # fitted twice, the second time without the cells far off the first surface
         if keep.sum() < 3 * basis.shape[1]:
             return raw
-        coef, *_ = np.linalg.lstsq(basis[keep], resid[keep], rcond=None)
-        size = np.sqrt(((resid - basis @ coef) ** 2).sum(axis=1))
-        keep = empty & (size <= 2.0 * _median(size[empty]) + 1.0)
+        coef = _least_squares(basis[keep], resid[keep])
+        fitted = basis @ coef
+        if refit:
+            size = np.sqrt(((resid - fitted) ** 2).sum(axis=1))
+            keep = empty & (size <= 2.0 * _median(size[empty]) + 1.0)
     out = raw.copy()
     # The constant part belongs to the class centres, only the variation across the board is shading.
-    field = basis @ coef - coef[0]
+    field = fitted - coef[0]
     out[empty] -= field[empty]
     others = ~empty
     out[others, 0] -= field[others, 0] * expected[others, 0] / max(float(expected[empty, 0].mean()), 1.0)
     return out
 
 
+def _least_squares(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.linalg.lstsq(a, b)[0]`` for a well-conditioned tall ``a`` (the quadratic basis on at least 18
+    cells), by the normal equations in float64: the same coefficients to ~1e-12, without lstsq's SVD and
+    its overhead (a classification fits some 10 surfaces)."""
+    return np.linalg.solve(a.T @ a, a.T @ b.astype(np.float64))
+
+
+@functools.cache
 def _quadratic_basis(n: int) -> np.ndarray:
     r, c = np.divmod(np.arange(n * n), n)
     r, c = (r - (n - 1) / 2) / n, (c - (n - 1) / 2) / n
-    return np.stack([np.ones_like(r), r, c, r * r, r * c, c * c], axis=1)
+    basis = np.stack([np.ones_like(r), r, c, r * r, r * c, c * c], axis=1)
+    basis.flags.writeable = False
+    return basis
 
 
 def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: BoardProfile) -> Occupancy:
@@ -253,12 +293,42 @@ def _ink_seeds(ink: np.ndarray, empty_row: np.ndarray, classes: int) -> np.ndarr
     # The print is what the class's plainer cells show: those nearer its lower quartile than the letters'
     # ink. Late in a game most word squares hold tiles, and the median of all would be a letter's ink;
     # a class whose print is as heavy as a letter keeps all its cells.
-    typical = np.zeros(classes, dtype=np.float32)
-    for k in np.unique(empty_row):
-        members = ink[empty_row == k]
-        floor = float(np.percentile(members, 25))
-        typical[k] = _median(members[members <= max(floor, (floor + float(high.mean())) / 2)])
+    ordered, starts, sizes = _sorted_groups(ink, empty_row, classes)
+    floor = _lower_quartiles(ordered, starts, sizes)
+    # The comparison in float32, as float32 values against a Python float compare.
+    limit = np.maximum(floor, (floor.astype(np.float64) + float(high.mean())) / 2).astype(np.float32)
+    plainer = np.bincount(np.repeat(np.arange(classes), sizes)[ordered <= np.repeat(limit, sizes)], minlength=classes)
+    typical = (ordered[starts + np.maximum(plainer - 1, 0) // 2] + ordered[starts + plainer // 2]) / 2
     return (ink - typical[empty_row] > (high.mean() - low.mean()) / 2) & (ink > (values[cut - 1] + values[cut]) / 2)
+
+
+def _sorted_groups(values: np.ndarray, groups: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(values sorted by group then value, each group's start in it, each group's size) of 1-D ``values``
+    in groups 0..count-1 (every id below ``count``)."""
+    ordered = values[np.lexsort((values, groups))]
+    sizes = np.bincount(groups, minlength=count)
+    return ordered, np.cumsum(sizes) - sizes, sizes
+
+
+def _lower_quartiles(ordered: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Each group's ``np.percentile(values, 25)`` (linear, numpy's rounding: it interpolates from the nearer
+    end) from :func:`_sorted_groups`; 0 for an empty group.
+
+    >>> v, g = np.float32([0.3, 0.1, 0.7, 0.2, 0.9, 0.4, 0.8]), np.array([0, 0, 0, 1, 1, 1, 1])
+    >>> q = _lower_quartiles(*_sorted_groups(v, g, 2))
+    >>> bool(q[0] == np.percentile(v[:3], 25)), bool(q[1] == np.percentile(v[3:], 25))
+    (True, True)
+    """
+    position = np.maximum(sizes - 1, 0) * 0.25
+    below = np.floor(position).astype(np.intp)
+    above = np.minimum(below + 1, np.maximum(sizes - 1, 0))
+    last = len(ordered) - 1
+    a = ordered[np.minimum(starts + below, last)]
+    b = ordered[np.minimum(starts + above, last)]
+    t = (position - below).astype(ordered.dtype)
+    step = b - a
+    out = np.where(t >= 0.5, b - step * (1 - t), a + step * t)
+    return np.where(sizes > 0, out, 0).astype(ordered.dtype)
 
 
 #: The gap between the frame's inky and plain cells must be this many times their summed spreads.
@@ -267,99 +337,127 @@ _INK_GROUPS = 1.5
 _BLANK_COST = 3.0
 
 
-def _ink_terms(ink: np.ndarray, choice: np.ndarray, empty_row: np.ndarray, classes: int,
-               colour_spread: float, lettered: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """(cost of calling each cell empty, cost of calling it a tile), in colour-distance units.
-
-    Empty: the ink above what the empty squares of its class show, in their spread (the class's own, at
-    least the one over all empty squares); a tile: the ink below what tiles show, in theirs, capped (a
-    blank has none)."""
+def _empty_ink_cost(ink: np.ndarray, choice: np.ndarray, empty_row: np.ndarray, classes: int) -> np.ndarray:
+    """The cost of calling each cell empty, in units of the colour spread: the ink above what the empty
+    squares of its class show, in their spread (the class's own, at least the one over all empty squares)."""
     empty = choice == 0
-    reference = np.full(classes, np.inf, dtype=np.float32)
-    spread = np.zeros(classes, dtype=np.float32)
-    for k in np.unique(empty_row[empty]):
-        members = ink[empty & (empty_row == k)]
-        reference[k] = _median(members)
-        spread[k] = _median(np.abs(members - reference[k])) if members.size >= 3 else 0.0
+    groups = np.where(empty, empty_row, classes)
+    reference, sizes = _group_medians(ink, groups, classes)
+    reference = np.where(sizes > 0, reference, np.float32(np.inf))
+    deviation = np.abs(ink - reference[empty_row])  # inf beyond the empty squares' classes
+    spread, _ = _group_medians(deviation, groups, classes)
+    spread = np.where(sizes >= 3, spread, np.float32(0.0))
     ref = reference[empty_row]
     known = np.isfinite(ref)
-    deviation = np.abs(ink[empty] - ref[empty])
-    pooled = float(_median(deviation)) if deviation.size else 0.0
+    pooled = float(_median(deviation[empty])) if empty.any() else 0.0
     # Each class's own spread (printed text sits differently in each square), never below the pooled one.
     empty_spread = np.maximum(np.maximum(spread[empty_row], pooled), 0.01)
     excess = np.where(known, np.maximum(ink - np.where(known, ref, 0.0), 0.0), 0.0)
+    return excess / empty_spread
+
+
+def _tile_ink_cost(ink: np.ndarray, lettered: np.ndarray | None) -> np.ndarray:
+    """The cost of calling each cell a tile, in units of the colour spread: the ink below what the tiles
+    with a letter show, in their spread, capped (a blank has none)."""
     if lettered is not None and lettered.sum() >= 2:
         tile_ref = float(_median(ink[lettered]))
         tile_spread = max(float(_median(np.abs(ink[lettered] - tile_ref))), 0.02)
-        deficit = np.minimum(np.maximum(tile_ref - ink, 0.0) / tile_spread, _BLANK_COST)
-    else:  # no letter anywhere in the frame: a tile here could only be a blank
-        deficit = np.full_like(ink, _BLANK_COST)
-    return excess / empty_spread * colour_spread, deficit * colour_spread
+        return np.minimum(np.maximum(tile_ref - ink, 0.0) / tile_spread, _BLANK_COST)
+    return np.full_like(ink, _BLANK_COST)  # no letter anywhere in the frame: a tile here could only be a blank
+
+
+@dataclass(frozen=True)
+class _Classes:
+    """What a classification needs of the board beside the colours: built once per layout and profile."""
+
+    centres: np.ndarray  # (classes, 3) profile Lab colours: each empty square class, the tile, a stop tile
+    tile_row: int  # the tile's row in ``centres`` (the empty square classes come first)
+    empty_row: np.ndarray  # (N,) each cell's empty class
+    option_rows: np.ndarray  # (options, N) each cell's centre row of each option (CellState order)
+
+
+_CLASSES: dict[tuple, _Classes] = {}
+
+
+def _classes(premium_codes: list[list[str]], profile: BoardProfile) -> _Classes:
+    key = (tuple(map(tuple, premium_codes)), tuple(sorted(profile.squares.items())), profile.tile, profile.stop)
+    if key not in _CLASSES:
+        codes = sorted({c for row in premium_codes for c in row})
+        # Centre rows: one per empty square class, then the tile, then (if the board has them) stop tiles.
+        rows = [_lab(profile.square_colour(c)) for c in codes] + [_lab(profile.tile)]
+        tile_row = len(codes)
+        if profile.stop is not None:
+            rows.append(_lab(profile.stop))
+        empty_row = np.searchsorted(codes, np.array(premium_codes).reshape(-1))
+        cells = len(empty_row)
+        # Options per cell: 0 = its own empty class, 1 = tile, 2 = stop tile.
+        option_rows = np.stack([empty_row, np.full(cells, tile_row)]
+                               + ([np.full(cells, tile_row + 1)] if profile.stop is not None else []))
+        for array in (empty_row, option_rows):
+            array.flags.writeable = False
+        if len(_CLASSES) > 16:
+            _CLASSES.clear()
+        _CLASSES[key] = _Classes(np.stack(rows).astype(np.float32), tile_row, empty_row, option_rows)
+    return _CLASSES[key]
 
 
 def _classify(colours: np.ndarray, premium_codes: list[list[str]],
               profile: BoardProfile) -> tuple[Occupancy, np.ndarray, np.ndarray]:
-    """One classification pass: the occupancy, the adapted centres and each cell's option rows."""
+    """One classification pass: the occupancy, the adapted centres and each cell's option rows.
+
+    Each class's centre is the median of its cells, all classes' medians from one sort
+    (:func:`_group_medians`)."""
     n = colours.shape[0]
-    codes = sorted({c for row in premium_codes for c in row})
-    # Centre rows: one per empty square class, then the tile, then (if the board has them) stop tiles.
-    rows = [_lab(profile.square_colour(c)) for c in codes] + [_lab(profile.tile)]
-    tile_row = len(codes)
-    if profile.stop is not None:
-        rows.append(_lab(profile.stop))
-    centres = np.stack(rows).astype(np.float32)
+    setup = _classes(premium_codes, profile)
+    centres = setup.centres.copy()
+    tile_row, empty_row, option_rows = setup.tile_row, setup.empty_row, setup.option_rows
+    classes = len(centres)
     raw = colours[..., :3].reshape(-1, 3).astype(np.float32)
     ink = colours[..., 3].reshape(-1).astype(np.float32) if colours.shape[2] > 3 else None
     flat = raw
     cells = np.arange(len(flat))
-    empty_row = np.searchsorted(codes, np.array(premium_codes).reshape(-1))
-    # Options per cell: 0 = its own empty class, 1 = tile, 2 = stop tile.
-    option_rows = np.stack([empty_row, np.full(len(flat), tile_row)]
-                           + ([np.full(len(flat), tile_row + 1)] if profile.stop is not None else []))
 
     def option_distances() -> np.ndarray:
-        d = np.sqrt((((flat[None, :, :] - centres[:, None, :]) * _WEIGHTS) ** 2).sum(axis=2))  # (K, N)
-        return d[option_rows, cells]  # (options, N)
+        """(options, N) each cell's distance to the centre of each of its options."""
+        return np.sqrt((((flat[None, :, :] - centres[option_rows]) * _WEIGHTS) ** 2).sum(axis=2))
 
     def with_ink(stack: np.ndarray, choice: np.ndarray) -> np.ndarray:
         if ink is None:
             return stack
         spread = max(float(_median(stack[choice, cells])), 2.0)
-        empty_cost, tile_cost = _ink_terms(ink, choice, empty_row, len(codes), spread, seeds)
+        empty_cost = _empty_ink_cost(ink, choice, empty_row, tile_row) * spread
         out = stack.copy()
         out[0] = np.sqrt(stack[0] ** 2 + empty_cost ** 2)
-        out[1] = np.sqrt(stack[1] ** 2 + tile_cost ** 2)
+        out[1] = np.sqrt(stack[1] ** 2 + (tile_cost * spread) ** 2)
         if len(out) > 2:  # a stop tile carries no letter either
             out[2] = np.sqrt(stack[2] ** 2 + empty_cost ** 2)
         return out
 
+    def learn(groups: np.ndarray, values: np.ndarray, fewest: int = 2) -> None:
+        """Each class's centre: the median of its cells (groups: each cell's class; ``classes``: none)."""
+        medians, sizes = _group_medians(values, groups, classes)
+        centres[sizes >= fewest] = medians[sizes >= fewest]
+
     choice = option_distances().argmin(axis=0)
-    seeds = _ink_seeds(ink, empty_row, len(codes)) if ink is not None else None
+    seeds = _ink_seeds(ink, empty_row, tile_row) if ink is not None else None
+    tile_cost = _tile_ink_cost(ink, seeds) if ink is not None else np.zeros(len(flat), np.float32)
     if ink is not None and seeds is None:
         # No letters: the board is empty but for blanks, so each class's colour is what most of it shows.
-        for k in np.unique(empty_row):
-            if (empty_row == k).sum() >= 2:
-                centres[k] = _median(raw[empty_row == k], axis=0)
+        learn(empty_row, raw)
         choice = np.zeros(len(flat), dtype=np.int64)
     if seeds is not None:
-        # The frame's letters give the tile colour, the cells without one each class's empty colour.
-        lettered = seeds
-        if lettered.sum() >= 2:
-            centres[tile_row] = _median(raw[lettered], axis=0)
-        plain = ~lettered
-        for k in np.unique(empty_row[plain]):
-            if (plain & (empty_row == k)).sum() >= 2:  # the centre square is one cell, covered from move 1
-                centres[k] = _median(raw[plain & (empty_row == k)], axis=0)
+        # The frame's letters give the tile colour, the cells without one each class's empty colour
+        # (the centre square is one cell, covered from move 1).
+        learn(np.where(seeds, tile_row, empty_row), raw)
         # Cells without a letter start empty: a blank is found by its colour in the rounds below.
-        choice = np.where(lettered, CellState.TILE, CellState.EMPTY)
+        choice = np.where(seeds, CellState.TILE, CellState.EMPTY)
+    # The tiles with a letter give the tile colour: a hand at the edge is no tile colour to learn. (The seeds
+    # are always tiles in the rounds: the other tiles are left out.)
+    tile_seeds = seeds if seeds is not None and seeds.sum() >= 2 else None
     for _ in range(4):
         assigned = option_rows[choice, cells]
-        for k in range(len(centres)):
-            sel = assigned == k
-            if k == tile_row and seeds is not None and seeds.sum() >= 2:
-                sel = seeds  # the tiles with a letter: a hand at the edge is no tile colour to learn
-            if sel.sum() >= 2:
-                centres[k] = _median(flat[sel], axis=0)
+        learn(assigned if tile_seeds is None else np.where((assigned == tile_row) & ~tile_seeds, classes, assigned),
+              flat)
         flat = _remove_shading(raw, choice == 0, centres[assigned], n)
         choice = with_ink(option_distances(), choice).argmin(axis=0)
         if seeds is not None:

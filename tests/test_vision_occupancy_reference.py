@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The occupancy classification against what it gave before it was made fast (1f41f4b: a median and a least
+squares per class and round, np.percentile): the cell features of 12 frames (synthetic scenes of the three
+board styles with hands and shadows, a jheidel photo and scrabscrap photos: shadow second passes, stop tiles,
+an empty board) and the states, anomalies and margins that version classified them to, in
+tests/data/occupancy/classified.npz. The fast path only computes the same thing another way."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import occupancy
+from vision.profile import load_profile
+
+CASES = np.load(Path(__file__).parent / "data" / "occupancy" / "classified.npz")
+COUNT = len({key.split("_")[0] for key in CASES.files})
+
+
+@pytest.mark.parametrize("case", range(COUNT))
+def test_the_cells_are_classified_as_before(case):
+    features = CASES[f"{case}_features"]
+    codes = CASES[f"{case}_codes"].tolist()
+    occ = occupancy.classify(features, codes, load_profile(str(CASES[f"{case}_profile"])))
+    assert (occ.state == CASES[f"{case}_state"]).all(), np.argwhere(occ.state != CASES[f"{case}_state"]).tolist()
+    np.testing.assert_allclose(occ.anomaly, CASES[f"{case}_anomaly"], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(occ.margin, CASES[f"{case}_margin"], rtol=1e-5, atol=1e-5)
+
+
+def test_the_cases_cover_shadows_stop_tiles_and_an_empty_board():
+    states = [CASES[f"{case}_state"] for case in range(COUNT)]
+    assert any((s == occupancy.CellState.STOP).any() for s in states)
+    assert any(not s.any() for s in states)
+    assert sum((CASES[f"{case}_anomaly"] > 4).any() for case in range(COUNT)) >= 4
+
+
+def test_group_medians_are_each_groups_median():
+    rng = np.random.default_rng(5)
+    values = rng.normal(100, 30, (225, 3)).astype(np.float32)
+    values[:40] = np.round(values[:40])  # ties
+    groups = rng.integers(0, 7, 225)
+    medians, sizes = occupancy._group_medians(values, groups, 6)  # group 6 is left out
+    for k in range(6):
+        assert sizes[k] == (groups == k).sum()
+        assert (medians[k] == np.median(values[groups == k], axis=0)).all()
+    ink = values[:, 0]
+    medians, _ = occupancy._group_medians(ink, groups, 7)
+    assert all(medians[k] == np.median(ink[groups == k]) for k in range(7))
+
+
+def test_lower_quartiles_are_numpys_percentile():
+    rng = np.random.default_rng(6)
+    for size in range(1, 40):
+        values = rng.random(size * 3).astype(np.float32)
+        groups = np.repeat([0, 1, 2], size)
+        quartiles = occupancy._lower_quartiles(*occupancy._sorted_groups(values, groups, 3))
+        assert [float(q) for q in quartiles] == [float(np.percentile(values[groups == k], 25)) for k in range(3)]
