@@ -3,14 +3,16 @@
 squares per class and round, np.percentile): the cell features of 12 frames (synthetic scenes of the three
 board styles with hands and shadows, a jheidel photo and scrabscrap photos: shadow second passes, stop tiles,
 an empty board) and the states, anomalies and margins that version classified them to, in
-tests/data/occupancy/classified.npz. The fast path only computes the same thing another way."""
+tests/data/occupancy/classified.npz. The fast path only computes the same thing another way; so does the
+white balance's shrink of the frame."""
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from vision import occupancy
+from vision import colour, occupancy
 from vision.profile import load_profile
 
 CASES = np.load(Path(__file__).parent / "data" / "occupancy" / "classified.npz")
@@ -55,3 +57,13 @@ def test_lower_quartiles_are_numpys_percentile():
         groups = np.repeat([0, 1, 2], size)
         quartiles = occupancy._lower_quartiles(*occupancy._sorted_groups(values, groups, 3))
         assert [float(q) for q in quartiles] == [float(np.percentile(values[groups == k], 25)) for k in range(3)]
+
+
+@pytest.mark.parametrize(("height", "width", "factor"),
+                         [(1200, 1600, 16), (1632, 1224, 8), (600, 800, 4), (1199, 1597, 16), (64, 64, 2)])
+def test_white_balance_shrinks_the_frame_as_inter_area_does(height, width, factor):
+    rng = np.random.default_rng(height)
+    frame = rng.integers(0, 256, (height, width, 3), dtype=np.uint8)
+    frame[: height // 2] //= 3  # dark and bright blocks, means landing on .5 too
+    expected = cv2.resize(frame, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
+    assert (colour._shrunk(frame, factor) == expected).all()
