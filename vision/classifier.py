@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.errors import ModelError
-from vision.glyphs import GLYPH_PX, Glyph, features
+from vision.glyphs import GLYPH_PX, Glyph, features, features_many
 
 MODEL = Path(__file__).parent / "data" / "letters.npz"
 FONT_MODEL = MODEL  # the former name; the model now holds more than fonts
@@ -281,11 +281,9 @@ class LetterClassifier:
             return []
         if any(g.image is None for g in glyphs):
             raise ModelError("cannot classify a tile without a letter (a blank); check Glyph.is_blank first")
-        feats = np.stack([features(g.image) for g in glyphs])  # type: ignore[arg-type]
-        best = self._best(feats, np.array([g.marks for g in glyphs], np.int8))
-        known = np.flatnonzero(np.isfinite(best[0]))
-        letters = [self.alphabet[c] for c in known]
-        return [self._guess(dict(zip(letters, map(float, row[known]), strict=True)), k) for row in best]
+        images = [g.image for g in glyphs]
+        feats = features(images[0])[None, :] if len(images) == 1 else features_many(np.stack(images))  # type: ignore[arg-type]
+        return self._guesses(self._best(feats, np.array([g.marks for g in glyphs], np.int8)), k)
 
     @property
     def reads_arrows(self) -> bool:
@@ -310,13 +308,22 @@ class LetterClassifier:
             out.append(guess)
         return out
 
-    def _guess(self, scores: dict[str, float], k: int) -> LetterGuess:
-        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-        top = ranked[: max(k, 2)]
-        shown = {letter for letter, _ in top}
-        top += [(letter, score) for letter, score in ranked[len(top) :]
-                if letter in self._twins.get(top[0][0], ()) and letter not in shown]
-        return LetterGuess(tuple(top))
+    def _guesses(self, best: np.ndarray, k: int) -> list[LetterGuess]:
+        """The guess of each row of :meth:`_best`: the ``k`` best letters (equal scores in alphabet order), then
+        the best letter's twins that are not among them."""
+        known = np.flatnonzero(np.isfinite(best[0]))
+        letters = [self.alphabet[c] for c in known]
+        scores = best[:, known]
+        shown = max(k, 2)
+        out = []
+        for row, ranks in zip(scores.tolist(), np.argsort(-scores, axis=1, kind="stable").tolist(), strict=True):
+            top = [(letters[c], row[c]) for c in ranks[:shown]]
+            twins = self._twins.get(top[0][0], ())
+            if twins:
+                named = {letter for letter, _ in top}
+                top += [(letters[c], row[c]) for c in ranks[shown:] if letters[c] in twins and letters[c] not in named]
+            out.append(LetterGuess(tuple(top)))
+        return out
 
     def save_learned(self, path: Path) -> None:
         if not self._learned_labels:

@@ -10,8 +10,7 @@ result is a fixed-size, aspect-preserving glyph image: what the classifiers see.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -56,7 +55,7 @@ def crop_cell(warped: np.ndarray, row: int, col: int, cell_px: int, margin_cells
 
 
 def extract(crop: np.ndarray, cell_px: int) -> Glyph:
-    """The normalised glyph of a tile crop (BGR or grey)."""
+    """The normalised glyph of a tile crop (BGR or grey). :func:`extract_many` cuts the same glyphs from many."""
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
     h, w = grey.shape
     c0, c1 = int(h * 0.2), int(h * 0.8)
@@ -72,13 +71,14 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     if contrast < 0.3:
         return Glyph(None, contrast, 0.0)
     otsu, _ = cv2.threshold(centre, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    min_area = max(3, int(0.002 * h * w))
+    min_area = _min_area(h, w)
     # A blurred letter can run into the dark gap at the tile's edge (and so touch the crop's border):
     # a darker threshold parts them. A blob about as big as the cell is the outline printed or shaded round
     # the tile, not its letter; only when no other blob will do is it taken (a letter run into that outline).
-    for level, whole_tile in ((0.55, False), (0.35, False), (0.55, True), (0.35, True)):
+    for level, whole_tile in _LEVELS:
         thresh = min(otsu, ink_level + level * (background - ink_level))
-        n, labels, stats, cents = cv2.connectedComponentsWithStats((grey < thresh).astype(np.uint8), connectivity=8)
+        dark = grey < thresh
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(dark.astype(np.uint8), connectivity=8)
         x, y, bw, bh, area = stats.T
         inside = (area >= min_area) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
         inside[0] = False  # the background
@@ -96,12 +96,132 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
             break
     else:
         return Glyph(None, contrast, 0.0)
-    keep = np.flatnonzero(inside).tolist()
     main = int(mid[np.argmax(area[mid])])
-    # Soft ink: darkness relative to the tile, 1 at the letter's own ink level.
-    soft = np.clip((background - grey.astype(np.float32)) / max(background - ink_level, 1.0), 0, 1)
+    return _cut(grey, dark, _soft_ink(grey, ink_level, background), labels, stats, cents,
+                np.flatnonzero(inside).tolist(), main, contrast, cell_px)
+
+
+#: (threshold between ink and tile, whether a blob as big as the tile may be the letter), tried in turn.
+_LEVELS = ((0.55, False), (0.35, False), (0.55, True), (0.35, True))
+
+
+def _min_area(h: int, w: int) -> int:
+    return max(3, int(0.002 * h * w))
+
+
+def extract_many(crops: Sequence[np.ndarray], cell_px: int) -> list[Glyph]:
+    """:func:`extract` of every crop, the same glyphs: the tile levels come from one histogram per crop
+    taken all at once, and the blobs of all crops from one labelling of a mosaic of them. A crop that needs
+    more than the first threshold (or shows a tile's outline, or is not the common size) is cut by
+    :func:`extract`."""
+    greys = [cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop for crop in crops]
+    out: list[Glyph | None] = [None] * len(greys)
+    shape = max({g.shape for g in greys}, key=[g.shape for g in greys].count) if greys else (0, 0)
+    batch = [i for i, g in enumerate(greys) if g.shape == shape]
+    for i in sorted(set(range(len(greys))) - set(batch)):
+        out[i] = extract(greys[i], cell_px)
+    if batch:
+        for i, glyph in zip(batch, _extract_stack(np.stack([greys[i] for i in batch]), cell_px), strict=True):
+            out[i] = glyph if glyph is not None else extract(greys[i], cell_px)
+    return out  # type: ignore[return-value]
+
+
+def _extract_stack(stack: np.ndarray, cell_px: int) -> list[Glyph | None]:
+    """:func:`extract` of each (h, w) grey crop of ``stack`` taken by its first threshold; None for a crop
+    that needs more (left to :func:`extract`)."""
+    count, h, w = stack.shape
+    c0, c1 = int(h * 0.2), int(h * 0.8)
+    centres = stack[:, c0:c1, c0:c1]
+    size = centres[0].size
+    cumulative = np.cumsum(np.bincount((centres.reshape(count, -1) + (np.arange(count) * 256)[:, None]).ravel(),
+                                       minlength=count * 256).reshape(count, 256), axis=1)
+    ink_level, middle, background, light = _percentiles_cumulative(cumulative, size, (3, 50, 85, 97)).T
+    inverted = light - middle > np.maximum(1.5 * (middle - ink_level), 0.3 * light)
+    if inverted.any():
+        stack = stack.copy()
+        stack[inverted] = 255 - stack[inverted]
+        # The histogram of 255 - v is the histogram of v reversed.
+        flipped = np.cumsum(np.diff(cumulative[inverted], axis=1, prepend=0)[:, ::-1], axis=1)
+        ink_level[inverted], background[inverted] = _percentiles_cumulative(flipped, size, (3, 85)).T
+    contrast = (background - ink_level) / np.maximum(background, 1.0)
+    out: list[Glyph | None] = [Glyph(None, float(c), 0.0) if c < 0.3 else None for c in contrast.tolist()]
+    todo = np.flatnonzero(contrast >= 0.3)
+    if not todo.size:
+        return out
+    otsu = np.array([cv2.threshold(stack[i, c0:c1, c0:c1], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+                     for i in todo.tolist()])
+    soft = _soft_ink(stack[todo], ink_level[todo][:, None, None], background[todo][:, None, None])
+    for level, _ in _LEVELS[:2]:  # the levels at which a blob as big as the tile is never the letter
+        thresh = np.minimum(otsu, ink_level[todo] + level * (background[todo] - ink_level[todo]))
+        done = _cut_at_level(stack[todo], stack[todo] < thresh[:, None, None], soft, contrast[todo], cell_px)
+        for i, glyph in zip(todo.tolist(), done, strict=True):
+            out[i] = glyph
+        left = np.array([glyph is None for glyph in done], bool)
+        todo, otsu, soft = todo[left], otsu[left], soft[left]
+        if not todo.size:
+            break
+    return out
+
+
+def _cut_at_level(stack: np.ndarray, dark: np.ndarray, soft: np.ndarray, contrast: np.ndarray,
+                  cell_px: int) -> list[Glyph | None]:
+    """The glyph of each crop of ``stack`` whose letter stands out in ``dark`` (its ink at one threshold),
+    as :func:`extract` finds it at that threshold; None where it does not. ``soft``: the crops' soft ink."""
+    count, h, w = stack.shape
+    # One labelling for all crops: a mosaic with a blank gutter between them, on an even pitch so that each
+    # crop's blobs are numbered in the order a labelling of that crop alone gives them (ties keep their order).
+    pitch_y, pitch_x = h + 1 + (h + 1) % 2, w + 1 + (w + 1) % 2
+    columns = int(np.ceil(np.sqrt(count)))
+    rows = -(-count // columns)
+    mosaic = np.zeros((rows * columns, pitch_y, pitch_x), np.uint8)
+    mosaic[:count, :h, :w] = dark
+    mosaic = mosaic.reshape(rows, columns, pitch_y, pitch_x).transpose(0, 2, 1, 3).reshape(rows * pitch_y, -1)
+    # 16-bit labels: half the time of 32-bit ones here, the same labelling (far fewer than 65536 blobs).
+    _, labels, stats, cents = cv2.connectedComponentsWithStats(mosaic, connectivity=8, ltype=cv2.CV_16U)
+    x, y, bw, bh, area = stats.T
+    origin_x, origin_y = x // pitch_x * pitch_x, y // pitch_y * pitch_y
+    tile = y // pitch_y * columns + x // pitch_x
+    x, y = x - origin_x, y - origin_y
+    # Centres within the crop, exactly as a labelling of the crop alone gives them (sums of integer coordinates).
+    cents = np.stack([(np.rint(cents[:, 0] * area) - origin_x * area) / area,
+                      (np.rint(cents[:, 1] * area) - origin_y * area) / area], axis=1)
+    local = np.stack([x, y, bw, bh, area], axis=1)
+    inside = (area >= _min_area(h, w)) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
+    inside[0] = False  # the gutters and the background
+    small = np.maximum(bw, bh) < _OUTLINE * cell_px
+    letter_sized = small.copy()
+    outlines = inside & ~small
+    for k in np.unique(tile[outlines]).tolist():
+        mine = np.flatnonzero(tile == k)
+        letter_sized[mine] &= ~_on_outline(local[mine], outlines[mine], cell_px)
+    mid = np.flatnonzero(inside & letter_sized & (np.abs(cents[:, 0] - w / 2) < 0.3 * w)
+                         & (np.abs(cents[:, 1] - h / 2) < 0.3 * h))
+    # Per crop the largest such blob, the first in label order among equals (as np.argmax).
+    mid = mid[np.lexsort((mid, -area[mid], tile[mid]))]
+    mains = mid[np.r_[True, tile[mid][1:] != tile[mid][:-1]]] if mid.size else mid
+    main_of = dict(zip(tile[mains].tolist(), mains.tolist(), strict=True))
+    keep_of: dict[int, list[int]] = {}
+    for i in np.flatnonzero(inside).tolist():
+        keep_of.setdefault(int(tile[i]), []).append(i)
+    out: list[Glyph | None] = [None] * count
+    for k in range(count):
+        main = main_of.get(k)
+        if main is None or max(bh[main], bw[main]) < 0.25 * cell_px:
+            continue
+        r, c = divmod(k, columns)
+        out[k] = _cut(stack[k], dark[k], soft[k], labels[r * pitch_y : r * pitch_y + h, c * pitch_x : c * pitch_x + w],
+                      local, cents, keep_of[k], main, float(contrast[k]), cell_px)
+    return out
+
+
+def _cut(grey: np.ndarray, dark: np.ndarray, soft: np.ndarray, labels: np.ndarray, stats: np.ndarray,
+         cents: np.ndarray, keep: list[int], main: int, contrast: float, cell_px: int) -> Glyph:
+    """The glyph of a crop whose blobs are found: ``main`` the letter, ``keep`` the blobs inside the crop
+    (labels of ``labels``, with their crop ``stats`` and centres), ``dark`` the ink at the threshold used,
+    ``soft`` the soft ink (:func:`_soft_ink`)."""
     mask = (labels == main).astype(np.uint8)
-    mx, my, mw, mh, _ = stats[main]
+    mx, my, mw, mh, _ = stats[main].tolist()
+    x0, y0, x1, y1 = mx, my, mx + mw, my + mh  # the box of everything kept
     marks = 0
     split = _split_merged_marks(mask[my : my + mh, mx : mx + mw], soft[my : my + mh, mx : mx + mw])
     if split:
@@ -114,8 +234,8 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     for i in keep:
         if i == main:
             continue
-        x, y, bw, bh, area = stats[i]
-        cx, cy = cents[i]
+        x, y, bw, bh, _ = stats[i].tolist()
+        cx, cy = cents[i].tolist()
         overlaps_x = x < mx + mw and x + bw > mx
         above = y + bh <= my + 0.15 * mh
         is_digit = cx > mx + 0.6 * mw and cy > my + 0.5 * mh and bh < 0.7 * mh
@@ -126,19 +246,35 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
         near = x + bw >= mx - _PIECE_GAP * mh and x <= mx + mw + _PIECE_GAP * mh
         if near and x >= mx - 0.3 * mh and x + bw <= mx + mw + 0.3 * mh and y >= my - 1 and y + bh <= my + mh + 1:
             mask[labels == i] = 1  # a piece of the letter itself (a thin stroke broke off)
-    if _add_marks(grey < thresh, soft, mask, (mx, my, mw, mh), functools.cache(lambda: _stroke_width(letter))):
+            x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + bw), max(y1, y + bh)
+    widths: list[float] = []
+
+    def stroke() -> float:
+        if not widths:
+            widths.append(_stroke_width(letter))
+        return widths[0]
+
+    for x, y, bw, bh in _add_marks(dark, soft, mask, (mx, my, mw, mh), stroke):
         marks = 1
-    ys, xs = np.nonzero(mask)
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    # Soft ink inside the kept blobs, a little dilated for anti-aliasing.
-    soft *= cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32)
-    box = soft[y0:y1, x0:x1]
+        x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + bw), max(y1, y + bh)
+    # Soft ink inside the kept blobs, a little dilated for anti-aliasing (no blob reaches beyond the box).
+    box = soft[y0:y1, x0:x1] * cv2.dilate(mask[y0:y1, x0:x1], np.ones((3, 3), np.uint8)).astype(np.float32)
     side = int(max(y1 - y0, x1 - x0) * 1.1) + 2
     canvas = np.zeros((side, side), np.float32)
     oy, ox = (side - (y1 - y0)) // 2, (side - (x1 - x0)) // 2
     canvas[oy : oy + y1 - y0, ox : ox + x1 - x0] = box
     image = cv2.resize(canvas, (GLYPH_PX, GLYPH_PX), interpolation=cv2.INTER_AREA)
     return Glyph(image, contrast, mh / cell_px, marks)
+
+
+def _soft_ink(grey: np.ndarray, ink_level: float | np.ndarray, background: float | np.ndarray) -> np.ndarray:
+    """Soft ink, float32: darkness relative to the tile, 1 at the letter's own ink level. The levels are
+    Python floats, or float64 arrays that broadcast over ``grey`` (a stack of crops); either way they meet
+    the pixels as float32, as a Python float does."""
+    if isinstance(background, float):
+        return np.clip((background - grey.astype(np.float32)) / max(background - ink_level, 1.0), 0, 1)
+    spread = np.maximum(background - ink_level, 1.0).astype(np.float32)
+    return np.clip((background.astype(np.float32) - grey.astype(np.float32)) / spread, 0, 1)
 
 
 def _inner_extent(labels: np.ndarray, box: np.ndarray, index: int, cell_px: int) -> float:
@@ -218,26 +354,43 @@ def _percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
     [0.0, 5.0, 9.5]
     """
     size = values.size
-    positions = [q / 100 * (size - 1) for q in qs]
-    wanted = np.array([[int(at), min(int(at) + 1, size - 1)] for at in positions])
     if values.dtype == np.uint8:
         # The k-th smallest of 8-bit values from their histogram: no sort at all.
         below = np.cumsum(np.bincount(values.ravel(), minlength=256))
-        found = np.searchsorted(below, wanted + 1).astype(np.float64)
-    else:
-        found = np.sort(values, axis=None).astype(np.float64)[wanted]
+        return _percentiles_cumulative(below[None, :], size, qs)[0].tolist()
+    positions = [q / 100 * (size - 1) for q in qs]
+    wanted = np.array([[int(at), min(int(at) + 1, size - 1)] for at in positions])
+    found = np.sort(values, axis=None).astype(np.float64)[wanted]
     return [float(low + (high - low) * (at - int(at))) for (low, high), at in zip(found, positions, strict=True)]
 
 
-def _add_marks(dark: np.ndarray, soft: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int],
-               stroke: Callable[[], float]) -> bool:
-    """Find diacritics between the tile's top edge and the letter and add them to ``mask``.
+def _percentiles_cumulative(below: np.ndarray, size: int, qs: tuple[float, ...]) -> np.ndarray:
+    """(rows, len(qs)) float64: :func:`_percentiles` of ``size`` 8-bit values per row, from each row's
+    cumulative histogram (256 counts)."""
+    positions = np.array([q / 100 * (size - 1) for q in qs])
+    whole = np.array([int(at) for at in positions])
+    wanted = np.stack([whole, np.minimum(whole + 1, size - 1)], axis=1).ravel()
+    # The k-th smallest (from 0) is the first value whose cumulative count exceeds k: one search over all rows
+    # laid end to end (row r's counts raised by the r * size values of the rows before it).
+    rows = len(below)
+    chained = (below + (np.arange(rows) * size)[:, None]).ravel()
+    targets = (np.arange(rows) * size)[:, None] + wanted[None, :] + 1
+    found = (np.searchsorted(chained, targets.ravel()).reshape(rows, -1) - (np.arange(rows) * 256)[:, None])
+    found = found.astype(np.float64).reshape(rows, -1, 2)
+    low, high = found[:, :, 0], found[:, :, 1]
+    return low + (high - low) * (positions - whole)
+
+
+def _add_marks(dark: np.ndarray, soft: np.ndarray, mask: np.ndarray,
+               box: tuple[int, int, int, int], stroke: Callable[[], float]) -> list[tuple[int, int, int, int]]:
+    """Find diacritics between the tile's top edge and the letter, add them to ``mask`` and give their boxes
+    (x, y, width, height).
 
     The search stops at the tile's edge (the first row above the letter that is dark across the letter's
     width: dots cover only part of a row), so dots that touch the edge come free and premium marks of
-    the board beyond the tile are never taken. A diacritic is as dark and about as thick as the letter's
-    strokes (``stroke()``: the letter's stroke width, measured when first asked for); a tile edge or the
-    shadow line of the tile above is a faint hairline.
+    the board beyond the tile are never taken. A diacritic is as dark (``soft``: the soft ink) and about as
+    thick as the letter's strokes (``stroke()``: the letter's stroke width, measured
+    when first asked for); a tile edge or the shadow line of the tile above is a faint hairline.
     """
     mx, my, mw, mh = box
     h, w = dark.shape
@@ -248,22 +401,24 @@ def _add_marks(dark: np.ndarray, soft: np.ndarray, mask: np.ndarray, box: tuple[
     if edge_rows.size:
         top += int(edge_rows[-1]) + 1
     if my - top < 2:
-        return False
-    region = dark[top:my, xa:xb].astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(region, connectivity=8)
-    found = False
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if area < 3 or x == 0 or x + bw >= xb - xa:
+        return []
+    region = dark[top:my, xa:xb]
+    if not region.any():
+        return []
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(region.astype(np.uint8), connectivity=8)
+    found = []
+    for i, (x, y, bw, bh, area) in enumerate(stats.tolist()):
+        if i == 0 or area < 3 or x == 0 or x + bw >= xb - xa:
             continue
-        blob = labels == i
-        darkness = float(soft[top:my, xa:xb][blob].mean())
-        cx = xa + cents[i][0]
+        cx = xa + float(cents[i][0])
         # On the shared photos dots measure darkness >= 0.67, edge hairlines <= 0.51.
         centred = abs(cx - (mx + mw / 2)) < 0.4 * mw and bw <= 0.95 * mw
-        if darkness >= 0.55 and centred and bh >= max(2.0, 0.45 * stroke()):
+        if not centred:
+            continue
+        blob = labels == i
+        if float(soft[top:my, xa:xb][blob].mean()) >= 0.55 and bh >= max(2.0, 0.45 * stroke()):
             mask[top:my, xa:xb][blob] = 1
-            found = True
+            found.append((xa + x, top + y, bw, bh))
     return found
 
 
@@ -283,14 +438,13 @@ def _split_merged_marks(mask: np.ndarray, soft: np.ndarray) -> int:
     """
     mh, mw = mask.shape
     core = (soft > 0.6) & (mask > 0)
-    rows = core.sum(axis=1)
+    rows = core.sum(axis=1).tolist()
     top_rows = int(0.4 * mh)
-    first = int(np.argmax(rows > 0))
+    first = next((r for r, count in enumerate(rows) if count), 0)
     for r in range(first + 2, top_rows):
-        if rows[r] == 0 and rows[r + 1 :].sum() > 0:
-            above = core[:r]
-            cols = np.nonzero(above.any(axis=0))[0]
-            letter_top = r + int(np.argmax(rows[r:] > 0))
+        if rows[r] == 0 and any(rows[r + 1 :]):
+            cols = np.flatnonzero(core[:r].any(axis=0))
+            letter_top = next(at for at in range(r, mh) if rows[at])
             if r - first <= 0.3 * mh and cols.size and cols[-1] - cols[0] + 1 <= 0.9 * mw \
                     and letter_top <= 0.4 * mh:
                 return letter_top
@@ -303,7 +457,8 @@ _POOL = 4  # 4x4 pooling cells over the glyph
 
 
 def features(glyph_image: np.ndarray) -> np.ndarray:
-    """Gradient-orientation histograms (4x4 cells, 8 signed bins) plus the coarse ink layout, L2-normalised."""
+    """Gradient-orientation histograms (4x4 cells, 8 signed bins) plus the coarse ink layout, L2-normalised.
+    :func:`features_many` gives the same numbers for a stack of glyphs."""
     img = np.asarray(glyph_image, np.float32)
     gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
@@ -322,3 +477,45 @@ def features(glyph_image: np.ndarray) -> np.ndarray:
     coarse = cv2.resize(img, (8, 8), interpolation=cv2.INTER_AREA).ravel()
     vec = np.concatenate([hist / (np.linalg.norm(hist) + 1e-6), 0.6 * coarse / (np.linalg.norm(coarse) + 1e-6)])
     return (vec / (np.linalg.norm(vec) + 1e-6)).astype(np.float32)
+
+
+def features_many(images: np.ndarray) -> np.ndarray:
+    """(count, features): :func:`features` of each (GLYPH_PX, GLYPH_PX) glyph of a stack, the same numbers
+    (each step the same float32 arithmetic, done once for the whole stack)."""
+    imgs = np.ascontiguousarray(images, np.float32).reshape(-1, GLYPH_PX, GLYPH_PX)
+    n, px, size = len(imgs), GLYPH_PX, GLYPH_PX * GLYPH_PX
+    # Sobel glyph by glyph: on a stack as one image its float sums come out in another order (a last bit).
+    gx, gy = np.empty((n, px, px), np.float32), np.empty((n, px, px), np.float32)
+    for img, dx, dy in zip(imgs, gx, gy, strict=True):
+        cv2.Sobel(img, cv2.CV_32F, 1, 0, dst=dx, ksize=3)
+        cv2.Sobel(img, cv2.CV_32F, 0, 1, dst=dy, ksize=3)
+    mag, ang = cv2.cartToPolar(gx.reshape(n * px, px), gy.reshape(n * px, px))
+    pos = ang * (_BINS / (2 * np.pi))
+    floor = np.floor(pos)
+    lo = (floor.astype(np.intp) % _BINS).reshape(n, size)
+    frac = (pos - floor).reshape(n, size)
+    mag = mag.reshape(n, size)
+    # A pixel adds to two different bins, so each plane value is one weight: written, not summed.
+    planes = np.zeros(n * _BINS * size, np.float32)
+    at = (np.arange(n) * (_BINS * size))[:, None] + np.arange(size)[None, :]
+    planes[(at + lo * size).ravel()] = (mag * (1 - frac)).ravel()
+    planes[(at + (lo + 1) % _BINS * size).ravel()] = (mag * frac).ravel()
+    # The pooling sums in the order numpy's sum over (cell rows, cell columns) adds them.
+    cell = px // _POOL
+    columns = planes.reshape(n * _BINS * px * _POOL, cell)
+    rows = columns[:, 0] + columns[:, 1]
+    for k in range(2, cell):
+        rows += columns[:, k]
+    rows = rows.reshape(n * _BINS, _POOL, cell, _POOL)
+    hist = rows[:, :, 0] + rows[:, :, 1]
+    for k in range(2, cell):
+        hist += rows[:, :, k]
+    hist = np.sqrt(hist.reshape(n, -1))
+    coarse = cv2.resize(imgs.reshape(n * px, px), (8, n * 8), interpolation=cv2.INTER_AREA).reshape(n, 64)
+    vec = np.concatenate([hist / (_norms(hist) + 1e-6), 0.6 * coarse / (_norms(coarse) + 1e-6)], axis=1)
+    return (vec / (_norms(vec) + 1e-6)).astype(np.float32)
+
+
+def _norms(rows: np.ndarray) -> np.ndarray:
+    """(count, 1): each row's L2 norm as np.linalg.norm gives it (one dot product per row)."""
+    return np.sqrt(np.matmul(rows[:, None, :], rows[:, :, None])[:, 0])

@@ -490,6 +490,7 @@ class BoardReader:
             whole = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY) if whole.ndim == 3 else whole
         elif len(squares) >= 2:
             line = _line_crops(frame, to_canon, [(sq.row, sq.col) for sq in squares], CELL_PX, size, offset, gains)
+        crops = []
         for i, sq in enumerate(squares):
             x0, y0 = offset + sq.col * CELL_PX, offset + sq.row * CELL_PX
             if whole is not None and x0 >= 0 and y0 >= 0:
@@ -501,8 +502,13 @@ class BoardReader:
                 crop = _cell_crop(frame, to_canon, sq.row, sq.col, CELL_PX, size, offset)
                 if gains is not None:
                     crop = colour.apply_gains(crop, gains)
-            out[sq] = TileReading(sq, extracted[sq].glyph if extracted and sq in extracted
-                                  else glyphs.extract(crop, CELL_PX), None)
+            crops.append(crop)
+        # The glyphs of all tiles cut at once (the same glyphs as one by one, in less time).
+        known = extracted or {}
+        todo = [i for i, sq in enumerate(squares) if sq not in known]
+        cut = dict(zip(todo, glyphs.extract_many([crops[i] for i in todo], CELL_PX), strict=True))
+        for i, (sq, crop) in enumerate(zip(squares, crops, strict=True)):
+            out[sq] = TileReading(sq, cut[i] if i in cut else known[sq].glyph, None)
             if classify and self.classifier.reads_arrows and not out[sq].glyph.is_blank:
                 shapes[sq] = glyphs.ink_shape(crop, CELL_PX)
         if not classify:
