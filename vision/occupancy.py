@@ -91,8 +91,13 @@ def cell_ink(warped_lab: np.ndarray, grid: int, cell_px: int) -> np.ndarray:
 def cell_features(warped_bgr: np.ndarray, grid: int, cell_px: int) -> np.ndarray:
     """(grid, grid, 4): each cell's colour (:func:`cell_colours`) and ink (:func:`cell_ink`), of a
     white-balanced warp of the grid at ``cell_px`` pixels per cell."""
-    lab = cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2LAB)
-    return np.concatenate([cell_colours(lab, grid, cell_px), cell_ink(lab, grid, cell_px)[..., None]], axis=2)
+    return lab_features(cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2LAB), grid, cell_px)
+
+
+def lab_features(warped_lab: np.ndarray, grid: int, cell_px: int) -> np.ndarray:
+    """:func:`cell_features` of a warp already in Lab (pixels beyond the grid's are not looked at)."""
+    return np.concatenate([cell_colours(warped_lab, grid, cell_px), cell_ink(warped_lab, grid, cell_px)[..., None]],
+                          axis=2)
 
 
 def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
@@ -142,7 +147,7 @@ def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> tuple[
         by_group = by_value[np.argsort(groups[by_value], axis=0, kind="stable"), columns]
         ordered = values[by_group, columns]
     sizes = np.bincount(groups, minlength=count)
-    starts = np.cumsum(sizes) - sizes
+    starts = sizes.cumsum() - sizes
     sizes, starts = sizes[:count], starts[:count]
     low, high = np.maximum(starts + (sizes - 1) // 2, 0), starts + sizes // 2
     high = np.minimum(high, len(values) - 1)
@@ -154,7 +159,8 @@ def _remove_shading(raw: np.ndarray, empty: np.ndarray, expected: np.ndarray, n:
     """The cell colours with a smooth light gradient across the board taken out.
 
     Light falls off towards a corner or one side of the board, so the same square looks darker there.
-    A quadratic surface over the board is fitted (robustly, by least squares) to each cell's difference
+    A quadratic surface over the board is fitted (robustly, by least squares: the normal equations, the
+    same coefficients as np.linalg.lstsq to ~1e-12 on this well-conditioned basis) to each cell's difference
     from its class centre (``expected``) and subtracted. The surface is fitted on the empty squares
     only: they cover the board evenly, while tiles cluster (a surface fitted to them extrapolates wildly
     into empty corners). Other cells get its lightness part, scaled by their own lightness over the
@@ -163,33 +169,32 @@ def _remove_shading(raw: np.ndarray, empty: np.ndarray, expected: np.ndarray, n:
     different as it was.
     """
     basis = _quadratic_basis(n)
-    if empty.sum() < 4 * basis.shape[1]:
+    if np.count_nonzero(empty) < 4 * basis.shape[1]:
         return raw
     resid = raw - expected
-    size = np.sqrt((resid ** 2).sum(axis=1))
+    size = np.sqrt(np.einsum("ij,ij->i", resid, resid))
     keep = empty & (size <= 2.0 * _median(size[empty]) + 1.0)
+    # The basis and the residuals side by side: one product gives both sides of the normal equations.
+    system = np.concatenate([basis, resid], axis=1)
+    terms = basis.shape[1]
     for refit in (True, False):  # fitted twice, the second time without the cells far off the first surface
-        if keep.sum() < 3 * basis.shape[1]:
+        if np.count_nonzero(keep) < 3 * terms:
             return raw
-        coef = _least_squares(basis[keep], resid[keep])
+        rows = system[keep]
+        products = rows.T[:terms] @ rows
+        coef = np.linalg.solve(products[:, :terms], products[:, terms:])
         fitted = basis @ coef
         if refit:
-            size = np.sqrt(((resid - fitted) ** 2).sum(axis=1))
+            off = resid - fitted
+            size = np.sqrt(np.einsum("ij,ij->i", off, off))
             keep = empty & (size <= 2.0 * _median(size[empty]) + 1.0)
-    out = raw.copy()
     # The constant part belongs to the class centres, only the variation across the board is shading.
     field = fitted - coef[0]
-    out[empty] -= field[empty]
-    others = ~empty
-    out[others, 0] -= field[others, 0] * expected[others, 0] / max(float(expected[empty, 0].mean()), 1.0)
-    return out
-
-
-def _least_squares(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``np.linalg.lstsq(a, b)[0]`` for a well-conditioned tall ``a`` (the quadratic basis on at least 18
-    cells), by the normal equations in float64: the same coefficients to ~1e-12, without lstsq's SVD and
-    its overhead (a classification fits some 10 surfaces)."""
-    return np.linalg.solve(a.T @ a, a.T @ b.astype(np.float64))
+    # The other cells lose only the lightness part, scaled; all cells in one subtraction (raw - 0 is raw).
+    lightness = field[:, 0] * expected[:, 0] / max(float(expected[empty, 0].mean()), 1.0)
+    shading = np.where(empty[:, None], field, 0.0)
+    shading[:, 0] = np.where(empty, field[:, 0], lightness)
+    return (raw - shading).astype(np.float32)
 
 
 @functools.cache
@@ -417,6 +422,8 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]],
     flat = raw
     cells = np.arange(len(flat))
 
+    empty_ink: dict[bytes, np.ndarray] = {}
+
     def option_distances() -> np.ndarray:
         """(options, N) each cell's distance to the centre of each of its options."""
         return np.sqrt((((flat[None, :, :] - centres[option_rows]) * _WEIGHTS) ** 2).sum(axis=2))
@@ -425,7 +432,10 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]],
         if ink is None:
             return stack
         spread = max(float(_median(stack[choice, cells])), 2.0)
-        empty_cost = _empty_ink_cost(ink, choice, empty_row, tile_row) * spread
+        key = choice.tobytes()  # the choice settles after a round or two: its ink cost is kept
+        if key not in empty_ink:
+            empty_ink[key] = _empty_ink_cost(ink, choice, empty_row, tile_row)
+        empty_cost = empty_ink[key] * spread
         out = stack.copy()
         out[0] = np.sqrt(stack[0] ** 2 + empty_cost ** 2)
         out[1] = np.sqrt(stack[1] ** 2 + (tile_cost * spread) ** 2)
