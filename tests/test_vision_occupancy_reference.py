@@ -67,3 +67,15 @@ def test_white_balance_shrinks_the_frame_as_inter_area_does(height, width, facto
     frame[: height // 2] //= 3  # dark and bright blocks, means landing on .5 too
     expected = cv2.resize(frame, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
     assert (colour._shrunk(frame, factor) == expected).all()
+
+
+@pytest.mark.parametrize("gains", [(1.0, 1.0, 1.0), (1.13, 0.97, 1.31), (0.42, 2.5, 1.0000001), (3.7, 0.01, 1.5)])
+def test_gains_applied_by_a_table_scale_every_pixel_as_multiplying_does(gains):
+    rng = np.random.default_rng(7)
+    frame = rng.integers(0, 256, (361, 361, 3), dtype=np.uint8)
+    frame[:8, :8] = np.arange(192, dtype=np.uint8).reshape(8, 8, 3)
+    frame[8:16, :8] = (np.arange(192) + 64).astype(np.uint8).reshape(8, 8, 3)
+    gained = np.float32(gains)
+    expected = cv2.multiply(frame, np.array([*gained.tolist(), 0.0]), dtype=cv2.CV_8U)
+    assert frame.shape[0] * frame.shape[1] >= colour._TABLE_FROM
+    assert (colour.apply_gains(frame, gained) == expected).all()
