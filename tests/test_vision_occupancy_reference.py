@@ -75,7 +75,7 @@ def test_gains_applied_by_a_table_scale_every_pixel_as_multiplying_does(gains):
     frame = rng.integers(0, 256, (361, 361, 3), dtype=np.uint8)
     frame[:8, :8] = np.arange(192, dtype=np.uint8).reshape(8, 8, 3)
     frame[8:16, :8] = (np.arange(192) + 64).astype(np.uint8).reshape(8, 8, 3)
-    gained = np.float32(gains)
+    gained = np.array(gains, np.float32)
     expected = cv2.multiply(frame, np.array([*gained.tolist(), 0.0]), dtype=cv2.CV_8U)
     assert frame.shape[0] * frame.shape[1] >= colour._TABLE_FROM
     assert (colour.apply_gains(frame, gained) == expected).all()
