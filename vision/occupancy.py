@@ -217,14 +217,16 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     neighbours (one tile or one odd cell does not move the median), and the cells are classified
     again with that light divided out. A hand is not a darker board: its colour stays anomalous.
     """
-    first, centres, options = _classify(colours, premium_codes, profile)
+    # The second pass divides out the light, not the ink: what the ink decides is worked out once for both.
+    by_ink: dict = {}
+    first, centres, options = _classify(colours, premium_codes, profile, by_ink)
     if float(first.anomaly.max()) < _SHADOW_HINT:
         return first  # every cell matches a class: nothing to divide out (the common case, kept cheap)
     light = _light_field(colours[..., :3], centres, options)
     if float(np.abs(light - 1.0).max()) < _LIGHT_TOLERANCE:
         return first
     relit = np.concatenate([_relight(colours[..., :3], light), colours[..., 3:]], axis=2)
-    second = _classify(relit, premium_codes, profile)[0]
+    second = _classify(relit, premium_codes, profile, by_ink)[0]
     # A light field that leaves more of the board unexplained than none did was no shadow.
     hidden = [int((occ.anomaly > _SHADOW_HINT).sum()) for occ in (first, second)]
     return second if hidden[1] <= hidden[0] else first
@@ -406,8 +408,8 @@ def _classes(premium_codes: list[list[str]], profile: BoardProfile) -> _Classes:
     return _CLASSES[key]
 
 
-def _classify(colours: np.ndarray, premium_codes: list[list[str]],
-              profile: BoardProfile) -> tuple[Occupancy, np.ndarray, np.ndarray]:
+def _classify(colours: np.ndarray, premium_codes: list[list[str]], profile: BoardProfile,
+              by_ink: dict | None = None) -> tuple[Occupancy, np.ndarray, np.ndarray]:
     """One classification pass: the occupancy, the adapted centres and each cell's option rows.
 
     Each class's centre is the median of its cells, all classes' medians from one sort
@@ -421,8 +423,6 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]],
     ink = colours[..., 3].reshape(-1).astype(np.float32) if colours.shape[2] > 3 else None
     flat = raw
     cells = np.arange(len(flat))
-
-    empty_ink: dict[bytes, np.ndarray] = {}
 
     def option_distances() -> np.ndarray:
         """(options, N) each cell's distance to the centre of each of its options."""
@@ -449,8 +449,17 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]],
         centres[sizes >= fewest] = medians[sizes >= fewest]
 
     choice = option_distances().argmin(axis=0)
-    seeds = _ink_seeds(ink, empty_row, tile_row) if ink is not None else None
-    tile_cost = _tile_ink_cost(ink, seeds) if ink is not None else np.zeros(len(flat), np.float32)
+    # What the ink alone decides (the seeds, a tile's ink cost, the empty cells' for a choice), kept in
+    # ``by_ink`` for another pass over the same ink.
+    memo = by_ink if by_ink is not None and by_ink.get("ink") == (ink.tobytes() if ink is not None else None) else {}
+    if not memo:
+        memo["ink"] = ink.tobytes() if ink is not None else None
+        memo["seeds"] = _ink_seeds(ink, empty_row, tile_row) if ink is not None else None
+        memo["tile_cost"] = _tile_ink_cost(ink, memo["seeds"]) if ink is not None else np.zeros(len(flat), np.float32)
+        memo["empty"] = {}
+        if by_ink is not None:
+            by_ink.update(memo)
+    seeds, tile_cost, empty_ink = memo["seeds"], memo["tile_cost"], memo["empty"]
     if ink is not None and seeds is None:
         # No letters: the board is empty but for blanks, so each class's colour is what most of it shows.
         learn(empty_row, raw)
