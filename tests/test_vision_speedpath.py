@@ -181,3 +181,26 @@ def test_a_line_of_tiles_read_from_one_warp_reads_as_each_tile_alone():
         if alone.glyph.image is not None:
             assert together[sq].glyph.image is not None
             assert np.abs(together[sq].glyph.image - alone.glyph.image).max() < 0.05, sq  # the warp's rounding only
+
+
+@pytest.mark.parametrize("quarter_turns", [1, 2, 3])
+def test_the_turned_grid_is_measured_on_the_first_warp_turned_as_on_its_own(quarter_turns):
+    """Told to turn after its first measurement, the reader turns that warp instead of warping again: the same
+    cells as the turned grid's own warp, but for where the warp rounds its sample positions."""
+    from vision.reader import turned
+
+    rules = Rules.scrabble("de")
+    reader = BoardReader(PROFILE, rules.tileset)
+    frame = load_frame(DATA / "game01" / "image-24.jpg")
+    geom = reader.locator(frame)
+    gains = colour.white_gains(frame)
+    upright, upright_colours = reader._occupancy(frame, geom, gains)
+    assert np.array_equal(upright_colours, BoardReader._occupancy_colours(frame, geom, gains))
+    occ, colours = reader._occupancy(frame, turned(geom, quarter_turns), gains)
+    direct = BoardReader._occupancy_colours(frame, turned(geom, quarter_turns), gains)
+    assert np.abs(colours[..., :3] - direct[..., :3]).max() < 1.0  # Lab levels
+    assert np.abs(colours[..., 3] - direct[..., 3]).max() < 0.02  # ink
+    assert float(np.median(np.abs(colours - direct))) < 0.01
+    assert (occ.state == reader._occupancy(frame, turned(geom, quarter_turns), gains)[0].state).all()
+    # A turned grid's picture is not the upright one: the tiles moved with the turn.
+    assert not (occ.state == upright.state).all()
