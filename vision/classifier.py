@@ -124,6 +124,7 @@ class LetterClassifier:
         self._learned_written = np.zeros(len(self.alphabet), np.int64)
         self._arrows = _arrow_templates() if arrows else None
         self._packed_base: _Templates | None = None
+        self._model_grouped: tuple[int, int, _Templates | None] | None = None  # (first, end, templates)
         if font_model is not None:
             self._load_model(font_model, tuple(exclude))
             if render_missing:
@@ -161,14 +162,16 @@ class LetterClassifier:
         except OSError as exc:
             raise ModelError(f"cannot load the letter model {str(path)!r}: {exc}; rebuild it with "
                              "'python -m vision.fonts'") from None
-        labels, sources, marks, feats = _model_features(str(path), stat.st_mtime_ns, stat.st_size)
-        wanted = np.array([str(label) in self._index and not str(src).startswith(exclude)
-                           for label, src in zip(labels, sources, strict=True)], bool)
-        self._feats.extend(feats[i] for i in np.flatnonzero(wanted))
-        self._classes.extend(self._index[str(label)] for label in labels[wanted])
-        self._marks.extend(int(m) for m in marks[wanted])
-        self._bonus.extend([0.0] * int(wanted.sum()))
+        feats, classes, marks, grouped = _model_templates(str(path), stat.st_mtime_ns, stat.st_size, self.alphabet,
+                                                          exclude)
+        first = len(self._feats)
+        self._feats.extend(feats)
+        self._classes.extend(classes.tolist())
+        self._marks.extend(marks.tolist())
+        self._bonus.extend([0.0] * len(feats))
         self._packed = self._packed_base = None
+        # The model's templates grouped once per process: a reader made afresh reads at once.
+        self._model_grouped = (first, len(self._feats), grouped)
 
     @property
     def learned_count(self) -> int:
@@ -232,7 +235,9 @@ class LetterClassifier:
                 raise ModelError("the letter classifier has no templates; load the letter model or learn some tiles")
             first_learned = len(self._feats) - len(self._learned_labels)
             if self._packed_base is None:
-                self._packed_base = self._group(0, first_learned)
+                model = self._model_grouped
+                self._packed_base = model[2] if model is not None and model[:2] == (0, first_learned) \
+                    else self._group(0, first_learned)
             self._packed = (self._packed_base, self._learned if self._learned_labels else None)
         return self._packed
 
@@ -240,13 +245,8 @@ class LetterClassifier:
         """Templates lo..hi grouped by letter (for a per-letter max), features as columns."""
         if hi <= lo:
             return None
-        classes = np.array(self._classes[lo:hi], np.int32)
-        order = np.argsort(classes, kind="stable")
-        classes = classes[order]
-        starts = np.flatnonzero(np.r_[True, classes[1:] != classes[:-1]])
-        return _Templates(np.ascontiguousarray(np.stack(self._feats[lo:hi])[order].T),
-                          np.array(self._bonus[lo:hi], np.float32)[order], np.array(self._marks[lo:hi], np.int8)[order],
-                          starts, classes[starts])
+        return _grouped(np.stack(self._feats[lo:hi]), np.array(self._classes[lo:hi], np.int32),
+                        np.array(self._bonus[lo:hi], np.float32), np.array(self._marks[lo:hi], np.int8))
 
     def _best(self, feats: np.ndarray, glyph_marks: np.ndarray) -> np.ndarray:
         """(glyphs, alphabet) best template similarity per letter (minus the marks penalty); -inf for letters
@@ -362,3 +362,32 @@ def _model_features(path: str, mtime_ns: int, size: int) -> tuple[np.ndarray, np
         np.zeros((0, 0), np.float32)
     feats.setflags(write=False)
     return labels, sources, marks, feats
+
+
+def _grouped(feats: np.ndarray, classes: np.ndarray, bonus: np.ndarray, marks: np.ndarray) -> _Templates:
+    """(templates, features) rows grouped by letter (a stable sort by class), features as columns."""
+    order = np.argsort(classes, kind="stable")
+    classes = classes[order]
+    starts = np.flatnonzero(np.r_[True, classes[1:] != classes[:-1]])
+    return _Templates(np.ascontiguousarray(feats[order].T), bonus[order], marks[order], starts, classes[starts])
+
+
+@functools.lru_cache(maxsize=8)
+def _model_templates(path: str, mtime_ns: int, size: int, alphabet: tuple[str, ...],
+                     exclude: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, _Templates | None]:
+    """(features, classes, marks, grouped) of the model's glyphs a classifier of ``alphabet`` keeps (sources
+    not starting with ``exclude``); classes index the alphabet; grouped: :func:`_grouped` of them (None if
+    none), computed once per process. Read-only: shared between classifiers."""
+    labels, sources, marks, feats = _model_features(path, mtime_ns, size)
+    index = {letter: i for i, letter in enumerate(alphabet)}
+    wanted = np.array([str(label) in index and not str(src).startswith(exclude)
+                       for label, src in zip(labels, sources, strict=True)], bool)
+    kept = feats[wanted]
+    classes = np.array([index[str(label)] for label in labels[wanted]], np.int32)
+    kept_marks = marks[wanted].astype(np.int8)
+    grouped = _grouped(kept, classes, np.zeros(len(kept), np.float32), kept_marks) if len(kept) else None
+    for array in (kept, classes, kept_marks, *(() if grouped is None else
+                                                (grouped.matrix, grouped.bonus, grouped.marks, grouped.starts,
+                                                 grouped.present))):
+        array.setflags(write=False)
+    return kept, classes, kept_marks, grouped

@@ -97,7 +97,7 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     else:
         return Glyph(None, contrast, 0.0)
     main = int(mid[np.argmax(area[mid])])
-    return _cut(grey, dark, _soft_ink(grey, ink_level, background), labels, stats, cents,
+    return _cut(grey, dark, _soft_ink(_LEVELS_256, ink_level, background), labels, stats, cents,
                 np.flatnonzero(inside).tolist(), main, contrast, cell_px)
 
 
@@ -111,24 +111,19 @@ def _min_area(h: int, w: int) -> int:
 
 def extract_many(crops: Sequence[np.ndarray], cell_px: int) -> list[Glyph]:
     """:func:`extract` of every crop, the same glyphs: the tile levels come from one histogram per crop
-    taken all at once, and the blobs of all crops from one labelling of a mosaic of them. A crop that needs
-    more than the first threshold (or shows a tile's outline, or is not the common size) is cut by
-    :func:`extract`."""
+    taken all at once, and the blobs of all crops from one labelling of a mosaic of them per threshold. A
+    crop not of the common size is cut by :func:`extract`."""
     greys = [cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop for crop in crops]
-    out: list[Glyph | None] = [None] * len(greys)
     shape = max({g.shape for g in greys}, key=[g.shape for g in greys].count) if greys else (0, 0)
     batch = [i for i, g in enumerate(greys) if g.shape == shape]
-    for i in sorted(set(range(len(greys))) - set(batch)):
-        out[i] = extract(greys[i], cell_px)
+    out = {i: extract(grey, cell_px) for i, grey in enumerate(greys) if grey.shape != shape}
     if batch:
-        for i, glyph in zip(batch, _extract_stack(np.stack([greys[i] for i in batch]), cell_px), strict=True):
-            out[i] = glyph if glyph is not None else extract(greys[i], cell_px)
-    return out  # type: ignore[return-value]
+        out.update(zip(batch, _extract_stack(np.stack([greys[i] for i in batch]), cell_px), strict=True))
+    return [out[i] for i in range(len(greys))]
 
 
-def _extract_stack(stack: np.ndarray, cell_px: int) -> list[Glyph | None]:
-    """:func:`extract` of each (h, w) grey crop of ``stack`` taken by its first threshold; None for a crop
-    that needs more (left to :func:`extract`)."""
+def _extract_stack(stack: np.ndarray, cell_px: int) -> list[Glyph]:
+    """:func:`extract` of each (h, w) grey crop of ``stack``."""
     count, h, w = stack.shape
     c0, c1 = int(h * 0.2), int(h * 0.8)
     centres = stack[:, c0:c1, c0:c1]
@@ -144,29 +139,33 @@ def _extract_stack(stack: np.ndarray, cell_px: int) -> list[Glyph | None]:
         flipped = np.cumsum(np.diff(cumulative[inverted], axis=1, prepend=0)[:, ::-1], axis=1)
         ink_level[inverted], background[inverted] = _percentiles_cumulative(flipped, size, (3, 85)).T
     contrast = (background - ink_level) / np.maximum(background, 1.0)
-    out: list[Glyph | None] = [Glyph(None, float(c), 0.0) if c < 0.3 else None for c in contrast.tolist()]
+    out = {i: Glyph(None, c, 0.0) for i, c in enumerate(contrast.tolist()) if c < 0.3}
     todo = np.flatnonzero(contrast >= 0.3)
     if not todo.size:
-        return out
+        return [out[i] for i in range(count)]
     otsu = np.array([cv2.threshold(stack[i, c0:c1, c0:c1], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
                      for i in todo.tolist()])
-    soft = _soft_ink(stack[todo], ink_level[todo][:, None, None], background[todo][:, None, None])
-    for level, _ in _LEVELS[:2]:  # the levels at which a blob as big as the tile is never the letter
+    soft = _soft_ink(_LEVELS_256[None, :], ink_level[todo][:, None], background[todo][:, None])
+    for level, whole_tile in _LEVELS:
         thresh = np.minimum(otsu, ink_level[todo] + level * (background[todo] - ink_level[todo]))
-        done = _cut_at_level(stack[todo], stack[todo] < thresh[:, None, None], soft, contrast[todo], cell_px)
-        for i, glyph in zip(todo.tolist(), done, strict=True):
-            out[i] = glyph
+        done = _cut_at_level(stack[todo], stack[todo] < thresh[:, None, None], soft, contrast[todo], cell_px,
+                             whole_tile)
+        out.update((i, glyph) for i, glyph in zip(todo.tolist(), done, strict=True) if glyph is not None)
         left = np.array([glyph is None for glyph in done], bool)
         todo, otsu, soft = todo[left], otsu[left], soft[left]
         if not todo.size:
             break
-    return out
+    for i in todo.tolist():
+        out[i] = Glyph(None, float(contrast[i]), 0.0)  # no letter at any level
+    return [out[i] for i in range(count)]
 
 
-def _cut_at_level(stack: np.ndarray, dark: np.ndarray, soft: np.ndarray, contrast: np.ndarray,
-                  cell_px: int) -> list[Glyph | None]:
+def _cut_at_level(stack: np.ndarray, dark: np.ndarray, soft: np.ndarray, contrast: np.ndarray, cell_px: int,
+                  whole_tile: bool) -> list[Glyph | None]:
     """The glyph of each crop of ``stack`` whose letter stands out in ``dark`` (its ink at one threshold),
-    as :func:`extract` finds it at that threshold; None where it does not. ``soft``: the crops' soft ink."""
+    as :func:`extract` finds it at that threshold; None where it does not. ``soft``: the soft ink of each
+    grey level per crop (:func:`_soft_ink`);
+    ``whole_tile``: a blob as big as the tile may be the letter (see :func:`extract`)."""
     count, h, w = stack.shape
     # One labelling for all crops: a mosaic with a blank gutter between them, on an even pitch so that each
     # crop's blobs are numbered in the order a labelling of that crop alone gives them (ties keep their order).
@@ -189,48 +188,58 @@ def _cut_at_level(stack: np.ndarray, dark: np.ndarray, soft: np.ndarray, contras
     inside = (area >= _min_area(h, w)) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
     inside[0] = False  # the gutters and the background
     small = np.maximum(bw, bh) < _OUTLINE * cell_px
-    letter_sized = small.copy()
+    letter_sized = np.ones_like(small) if whole_tile else small.copy()
     outlines = inside & ~small
     for k in np.unique(tile[outlines]).tolist():
         mine = np.flatnonzero(tile == k)
         letter_sized[mine] &= ~_on_outline(local[mine], outlines[mine], cell_px)
     mid = np.flatnonzero(inside & letter_sized & (np.abs(cents[:, 0] - w / 2) < 0.3 * w)
                          & (np.abs(cents[:, 1] - h / 2) < 0.3 * h))
+
+    def crop_labels(k: int) -> np.ndarray:
+        r, c = divmod(k, columns)
+        return labels[r * pitch_y : r * pitch_y + h, c * pitch_x : c * pitch_x + w]
+
+    if whole_tile:
+        # An outline with nothing inside it is a tile without a letter (a blank), not a letter run into it.
+        mid = np.array([i for i in mid.tolist() if small[i]
+                        or _inner_extent(crop_labels(int(tile[i])), local[i], i, cell_px) >= 0.25 * cell_px], np.intp)
     # Per crop the largest such blob, the first in label order among equals (as np.argmax).
     mid = mid[np.lexsort((mid, -area[mid], tile[mid]))]
     mains = mid[np.r_[True, tile[mid][1:] != tile[mid][:-1]]] if mid.size else mid
     main_of = dict(zip(tile[mains].tolist(), mains.tolist(), strict=True))
-    keep_of: dict[int, list[int]] = {}
-    for i in np.flatnonzero(inside).tolist():
-        keep_of.setdefault(int(tile[i]), []).append(i)
+    kept = np.flatnonzero(inside)
+    kept = kept[np.argsort(tile[kept], kind="stable")]
+    starts = np.searchsorted(tile[kept], np.arange(count + 1)).tolist()
+    kept_list, longest = kept.tolist(), np.maximum(bh, bw).tolist()
     out: list[Glyph | None] = [None] * count
-    for k in range(count):
-        main = main_of.get(k)
-        if main is None or max(bh[main], bw[main]) < 0.25 * cell_px:
+    for k, main in main_of.items():
+        if longest[main] < 0.25 * cell_px:
             continue
-        r, c = divmod(k, columns)
-        out[k] = _cut(stack[k], dark[k], soft[k], labels[r * pitch_y : r * pitch_y + h, c * pitch_x : c * pitch_x + w],
-                      local, cents, keep_of[k], main, float(contrast[k]), cell_px)
+        out[k] = _cut(stack[k], dark[k], soft[k], crop_labels(k), local, cents, kept_list[starts[k] : starts[k + 1]],
+                      main, float(contrast[k]), cell_px)
     return out
 
 
-def _cut(grey: np.ndarray, dark: np.ndarray, soft: np.ndarray, labels: np.ndarray, stats: np.ndarray,
+def _cut(grey: np.ndarray, dark: np.ndarray, ink_of: np.ndarray, labels: np.ndarray, stats: np.ndarray,
          cents: np.ndarray, keep: list[int], main: int, contrast: float, cell_px: int) -> Glyph:
     """The glyph of a crop whose blobs are found: ``main`` the letter, ``keep`` the blobs inside the crop
     (labels of ``labels``, with their crop ``stats`` and centres), ``dark`` the ink at the threshold used,
-    ``soft`` the soft ink (:func:`_soft_ink`)."""
-    mask = (labels == main).astype(np.uint8)
+    ``ink_of`` the soft ink of each grey level (:func:`_soft_ink`)."""
+    mask = (labels == main).view(np.uint8)
     mx, my, mw, mh, _ = stats[main].tolist()
     x0, y0, x1, y1 = mx, my, mx + mw, my + mh  # the box of everything kept
     marks = 0
-    split = _split_merged_marks(mask[my : my + mh, mx : mx + mw], soft[my : my + mh, mx : mx + mw])
+    split = _split_merged_marks(mask[my : my + mh, mx : mx + mw], ink_of[grey[my : my + mh, mx : mx + mw]])
     if split:
         # Umlaut dots that touch the letter: the letter starts below the gap.
         marks = 1
         my, mh = my + split, mh - split
     if max(mh, mw) < 0.25 * cell_px:
         return Glyph(None, contrast, mh / cell_px)
-    letter = mask[my : my + mh, mx : mx + mw].copy()  # its stroke width is measured only if marks need it
+    # The letter as it is before pieces join it: its stroke width is measured only if marks need it.
+    box_of_letter = (slice(my, my + mh), slice(mx, mx + mw))
+    letter = mask[box_of_letter]
     for i in keep:
         if i == main:
             continue
@@ -245,6 +254,8 @@ def _cut(grey: np.ndarray, dark: np.ndarray, soft: np.ndarray, labels: np.ndarra
             continue  # diacritics are looked for below, within the tile
         near = x + bw >= mx - _PIECE_GAP * mh and x <= mx + mw + _PIECE_GAP * mh
         if near and x >= mx - 0.3 * mh and x + bw <= mx + mw + 0.3 * mh and y >= my - 1 and y + bh <= my + mh + 1:
+            if letter.base is not None:
+                letter = letter.copy()
             mask[labels == i] = 1  # a piece of the letter itself (a thin stroke broke off)
             x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + bw), max(y1, y + bh)
     widths: list[float] = []
@@ -254,17 +265,21 @@ def _cut(grey: np.ndarray, dark: np.ndarray, soft: np.ndarray, labels: np.ndarra
             widths.append(_stroke_width(letter))
         return widths[0]
 
-    for x, y, bw, bh in _add_marks(dark, soft, mask, (mx, my, mw, mh), stroke):
+    for x, y, bw, bh in _add_marks(dark, grey, ink_of, mask, (mx, my, mw, mh), stroke):
         marks = 1
         x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + bw), max(y1, y + bh)
     # Soft ink inside the kept blobs, a little dilated for anti-aliasing (no blob reaches beyond the box).
-    box = soft[y0:y1, x0:x1] * cv2.dilate(mask[y0:y1, x0:x1], np.ones((3, 3), np.uint8)).astype(np.float32)
+    box = ink_of[grey[y0:y1, x0:x1]] * cv2.dilate(mask[y0:y1, x0:x1], _SQUARE_3)
     side = int(max(y1 - y0, x1 - x0) * 1.1) + 2
-    canvas = np.zeros((side, side), np.float32)
     oy, ox = (side - (y1 - y0)) // 2, (side - (x1 - x0)) // 2
-    canvas[oy : oy + y1 - y0, ox : ox + x1 - x0] = box
+    canvas = cv2.copyMakeBorder(box, oy, side - oy - (y1 - y0), ox, side - ox - (x1 - x0), cv2.BORDER_CONSTANT, value=0)
     image = cv2.resize(canvas, (GLYPH_PX, GLYPH_PX), interpolation=cv2.INTER_AREA)
     return Glyph(image, contrast, mh / cell_px, marks)
+
+
+_SQUARE_3 = np.ones((3, 3), np.uint8)
+#: Every grey level, for tables of what each level means.
+_LEVELS_256 = np.arange(256, dtype=np.uint8)
 
 
 def _soft_ink(grey: np.ndarray, ink_level: float | np.ndarray, background: float | np.ndarray) -> np.ndarray:
@@ -381,30 +396,28 @@ def _percentiles_cumulative(below: np.ndarray, size: int, qs: tuple[float, ...])
     return low + (high - low) * (positions - whole)
 
 
-def _add_marks(dark: np.ndarray, soft: np.ndarray, mask: np.ndarray,
+def _add_marks(dark: np.ndarray, grey: np.ndarray, ink_of: np.ndarray, mask: np.ndarray,
                box: tuple[int, int, int, int], stroke: Callable[[], float]) -> list[tuple[int, int, int, int]]:
     """Find diacritics between the tile's top edge and the letter, add them to ``mask`` and give their boxes
     (x, y, width, height).
 
     The search stops at the tile's edge (the first row above the letter that is dark across the letter's
     width: dots cover only part of a row), so dots that touch the edge come free and premium marks of
-    the board beyond the tile are never taken. A diacritic is as dark (``soft``: the soft ink) and about as
-    thick as the letter's strokes (``stroke()``: the letter's stroke width, measured
-    when first asked for); a tile edge or the shadow line of the tile above is a faint hairline.
+    the board beyond the tile are never taken. A diacritic is as dark (``ink_of``: the soft ink of each grey
+    level of ``grey``) and about as thick as the letter's strokes (``stroke()``: the letter's stroke width,
+    measured when first asked for); a tile edge or the shadow line of the tile above is a faint hairline.
     """
     mx, my, mw, mh = box
     h, w = dark.shape
     xa, xb = max(0, int(mx - 0.2 * mw)), min(w, int(mx + mw + 0.2 * mw) + 1)
     top = max(0, int(my - 0.5 * mh))
-    dark_share = dark[top:my, xa:xb].mean(axis=1)
-    edge_rows = np.flatnonzero(dark_share >= 0.5)
-    if edge_rows.size:
-        top += int(edge_rows[-1]) + 1
-    if my - top < 2:
+    # The last row at least half dark (counted: the same rows as a mean >= 0.5).
+    counts = dark[top:my, xa:xb].sum(axis=1).tolist()
+    edge = next((r for r in range(len(counts) - 1, -1, -1) if 2 * counts[r] >= xb - xa), -1)
+    top += edge + 1
+    if my - top < 2 or not any(counts[edge + 1 :]):
         return []
     region = dark[top:my, xa:xb]
-    if not region.any():
-        return []
     n, labels, stats, cents = cv2.connectedComponentsWithStats(region.astype(np.uint8), connectivity=8)
     found = []
     for i, (x, y, bw, bh, area) in enumerate(stats.tolist()):
@@ -416,7 +429,7 @@ def _add_marks(dark: np.ndarray, soft: np.ndarray, mask: np.ndarray,
         if not centred:
             continue
         blob = labels == i
-        if float(soft[top:my, xa:xb][blob].mean()) >= 0.55 and bh >= max(2.0, 0.45 * stroke()):
+        if float(ink_of[grey[top:my, xa:xb]][blob].mean()) >= 0.55 and bh >= max(2.0, 0.45 * stroke()):
             mask[top:my, xa:xb][blob] = 1
             found.append((xa + x, top + y, bw, bh))
     return found
@@ -484,11 +497,16 @@ def features_many(images: np.ndarray) -> np.ndarray:
     (each step the same float32 arithmetic, done once for the whole stack)."""
     imgs = np.ascontiguousarray(images, np.float32).reshape(-1, GLYPH_PX, GLYPH_PX)
     n, px, size = len(imgs), GLYPH_PX, GLYPH_PX * GLYPH_PX
-    # Sobel glyph by glyph: on a stack as one image its float sums come out in another order (a last bit).
-    gx, gy = np.empty((n, px, px), np.float32), np.empty((n, px, px), np.float32)
-    for img, dx, dy in zip(imgs, gx, gy, strict=True):
-        cv2.Sobel(img, cv2.CV_32F, 1, 0, dst=dx, ksize=3)
-        cv2.Sobel(img, cv2.CV_32F, 0, 1, dst=dy, ksize=3)
+    # cv2.Sobel (3x3, its BORDER_REFLECT_101) of every glyph at once, its sums in its order: the difference
+    # of the neighbours, then the outer two of the smoothing [1, 2, 1] added first (the same bits: a test).
+    padded = np.empty((n, px + 2, px + 2), np.float32)
+    padded[:, 1:-1, 1:-1] = imgs
+    padded[:, 0, 1:-1], padded[:, -1, 1:-1] = imgs[:, 1], imgs[:, -2]
+    padded[:, :, 0], padded[:, :, -1] = padded[:, :, 2], padded[:, :, -3]
+    across = padded[:, :, 2:] - padded[:, :, :-2]
+    gx = (across[:, :-2] + across[:, 2:]) + 2 * across[:, 1:-1]
+    smooth = (padded[:, :, :-2] + padded[:, :, 2:]) + 2 * padded[:, :, 1:-1]
+    gy = smooth[:, 2:] - smooth[:, :-2]
     mag, ang = cv2.cartToPolar(gx.reshape(n * px, px), gy.reshape(n * px, px))
     pos = ang * (_BINS / (2 * np.pi))
     floor = np.floor(pos)

@@ -377,8 +377,9 @@ class BoardReader:
             status |= ReadingStatus.COVERED
         if (occ.margin < 0.1).any():
             status |= ReadingStatus.UNCERTAIN_CELL
+        state, tile = occ.state.tolist(), int(occupancy.CellState.TILE)
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
-                  if occ.state[sq.row, sq.col] == occupancy.CellState.TILE]
+                  if state[sq.row][sq.col] == tile]
         tiles = self.read_tiles(frame, geom, wanted, gains=gains, extracted=extracted) if wanted else {}
         if hidden and not status & ReadingStatus.COVERED:
             # A clearly read letter is a tile whatever its colour says (a cell at the edge of a slightly
@@ -468,14 +469,14 @@ class BoardReader:
         glyph_list = [t.glyph for t in read.values() if not t.glyph.is_blank]
         if len(glyph_list) < 2:
             return current
-        scores = []
-        for j in range(4):
-            turned_glyphs = [glyphs.Glyph(np.ascontiguousarray(np.rot90(g.image, j)), g.contrast, g.height, 0)
-                             for g in glyph_list if g.image is not None]
-            guesses = self.classifier.classify_many(turned_glyphs)
-            if any(guess is None for guess in guesses):
-                return current  # a classifier that only collects glyphs (building the model) cannot tell
-            scores.append(float(np.mean([guess.top[0][1] for guess in guesses])))
+        # The four turns of every glyph classified at once (one matrix product).
+        turned_glyphs = [glyphs.Glyph(np.ascontiguousarray(np.rot90(g.image, j)), g.contrast, g.height, 0)
+                         for j in range(4) for g in glyph_list if g.image is not None]
+        guesses = self.classifier.classify_many(turned_glyphs)
+        if any(guess is None for guess in guesses):
+            return current  # a classifier that only collects glyphs (building the model) cannot tell
+        similarity = np.array([guess.top[0][1] for guess in guesses]).reshape(4, -1)
+        scores = [float(np.mean(row)) for row in similarity]
         self._turns_located = self.locator.relocations
         best = int(np.argmax(scores))
         return (current + best) % 4
@@ -548,9 +549,12 @@ class BoardReader:
         A tile whose letter looks much less like any letter than this board's tiles usually do (the
         similarity is tracked over the tiles read) is tried in its three other quarter turns; a turn that
         fits clearly better wins. Letters that are each other turned (M/W, N/Z) cannot be told apart.
+        The tiles likely to be tried are classified turned all at once beforehand.
         """
+        likely = self._likely_turned(lettered, guesses)
+        ahead = dict(zip(likely, self._turns_of([lettered[i].glyph for i in likely]), strict=True))
         out: list[tuple[LetterGuess, glyphs.Glyph] | None] = []
-        for reading, guess in zip(lettered, guesses, strict=True):
+        for i, (reading, guess) in enumerate(zip(lettered, guesses, strict=True)):
             if guess is None:  # a classifier that only collects glyphs
                 out.append(None)
                 continue
@@ -561,17 +565,35 @@ class BoardReader:
             similarity = guess.top[0][1]
             if len(self._similarities) >= _TYPICAL_FROM and similarity < statistics.median(self._similarities) \
                     - _TURNED_GAP and reading.glyph.image is not None:
-                image = reading.glyph.image
-                for j in (1, 2, 3):
-                    turned_glyph = glyphs.Glyph(np.ascontiguousarray(np.rot90(image, j)), reading.glyph.contrast,
-                                                reading.glyph.height, 0)
-                    other = self.classifier.classify(turned_glyph, k=4)
+                for other, turned_glyph in ahead[i] if i in ahead else self._turns_of([reading.glyph])[0]:
                     if other.top[0][1] > best[0].top[0][1] + _TURNED_GAP:
                         best = (other, turned_glyph)
             self._similarities.append(best[0].top[0][1])
             del self._similarities[:-_TYPICAL_OVER]
             out.append(best)
         return out
+
+    def _likely_turned(self, lettered: list[TileReading], guesses: list) -> list[int]:
+        """The tiles :meth:`_turned_tiles` tries turned if no tile before them is read better turned."""
+        similarities, out = list(self._similarities), []
+        for i, (reading, guess) in enumerate(zip(lettered, guesses, strict=True)):
+            if guess is None or guess.letter == ARROW:
+                continue
+            similarity = guess.top[0][1]
+            if len(similarities) >= _TYPICAL_FROM and similarity < statistics.median(similarities) - _TURNED_GAP \
+                    and reading.glyph.image is not None:
+                out.append(i)
+            similarities.append(similarity)
+            del similarities[:-_TYPICAL_OVER]
+        return out
+
+    def _turns_of(self, glyph_list: list[glyphs.Glyph]) -> list[list[tuple[LetterGuess, glyphs.Glyph]]]:
+        """Per glyph, (guess, glyph) of it turned one, two and three quarter turns (its marks not counted), all
+        classified at once."""
+        turned_glyphs = [glyphs.Glyph(np.ascontiguousarray(np.rot90(g.image, j)), g.contrast, g.height, 0)
+                         for g in glyph_list if g.image is not None for j in (1, 2, 3)]
+        pairs = list(zip(self.classifier.classify_many(turned_glyphs, k=4), turned_glyphs, strict=True))
+        return [pairs[3 * n : 3 * n + 3] for n in range(len(pairs) // 3)]
 
     def learn(self, readings: Iterable[TileReading], letters: Iterable[str]) -> None:
         """Teach the classifier confirmed letters (blanks are skipped: they carry no glyph)."""
