@@ -121,10 +121,12 @@ def main() -> int:
     print(f"still-frame gate per camera frame, processor time: median {statistics.median(gate_ms):.2f} ms, "
           f"p90 {_p90(gate_ms):.2f} ms over {len(gate_ms)} frames (the first frame of each game locates the board)")
     for label, frames in [] if args.moves_only else _room_frames():
-        locate_ms, read_ms = _from_scratch(frames)
+        locate_ms, read_ms, parts = _from_scratch(frames)
         print(f"2 MP {label}, from scratch: locate median {statistics.median(locate_ms):.1f} ms "
               f"(p90 {_p90(locate_ms):.1f}), "
               f"locate + occupancy + every tile median {statistics.median(read_ms):.1f} ms over {len(frames)} frames")
+        print(f"2 MP {label}, the whole read's parts (medians, processor time): "
+              + ", ".join(f"{part} {statistics.median(ms):.1f} ms" for part, ms in parts.items()))
     if tess:
         acc = sum(ok for _, ok in tess) / len(tess)
         print(f"tesseract per tile:              median {statistics.median(ms for ms, _ in tess):.1f} ms, "
@@ -144,14 +146,34 @@ def _room_frames() -> list[tuple[str, list]]:
     return out
 
 
-def _from_scratch(frames: list) -> tuple[list[float], list[float]]:
-    """Per frame: the grid located with nothing cached (vision.locate.locate_structure), and a whole read
-    (a new reader each time: locate, occupancy, every tile) with the classic board profile."""
+def _from_scratch(frames: list) -> tuple[list[float], list[float], dict[str, list[float]]]:
+    """Per frame: the grid located with nothing cached (vision.locate.locate_structure), a whole read (a new
+    reader each time: locate, occupancy, every tile) with the classic board profile, and that read's parts:
+    white balance, locate (the locator), occupancy (warp, cell features, classification; twice when the letters
+    turn the board), orientation (the letters of up to _ORIENT_TILES tiles in four turns) and tiles (the letters
+    of every tile)."""
+    from vision import colour
     from vision.errors import BoardNotFound
-    from vision.locate import locate_structure
+    from vision.locate import Locator, locate_structure
 
     rules = Rules.scrabble("en")
     locate_ms, read_ms = [], []
+    timed = {"white balance": (colour, "white_gains"), "locate": (Locator, "__call__"),
+             "occupancy": (BoardReader, "_occupancy"), "orientation": (BoardReader, "_orientation"),
+             "tiles": (BoardReader, "_finish")}
+    parts: dict[str, list[float]] = {part: [] for part in timed}
+    spent: dict[str, float] = {}
+
+    def timer(part: str, function):
+        def timed_call(*args, **kwargs):
+            c0 = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[part] = spent.get(part, 0.0) + time.process_time() - c0
+        return timed_call
+
+    originals = {part: getattr(owner, name) for part, (owner, name) in timed.items()}
     for frame in frames:
         t0 = time.process_time()
         try:
@@ -163,7 +185,18 @@ def _from_scratch(frames: list) -> tuple[list[float], list[float]]:
         t0 = time.process_time()
         reader.read(frame)
         read_ms.append((time.process_time() - t0) * 1000)
-    return locate_ms, read_ms
+        # The parts in a second read of its own (a fresh reader again): the timers' own cost stays out of the above.
+        spent.clear()
+        for part, (owner, name) in timed.items():
+            setattr(owner, name, timer(part, originals[part]))
+        try:
+            BoardReader(load_profile("classic-scrabble"), rules.tileset).read(frame)
+        finally:
+            for part, (owner, name) in timed.items():
+                setattr(owner, name, originals[part])
+        for part in timed:
+            parts[part].append(spent.get(part, 0.0) * 1000)
+    return locate_ms, read_ms, parts
 
 
 def _p90(values: list[float]) -> float:
