@@ -82,13 +82,15 @@ def _gained(image: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
     return image if gains is None else apply_gains(image, gains)
 
 
-def find_board_area(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray | None = None) -> np.ndarray:
+def find_board_area(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray | None = None,
+                    pyramid: find.Pyramid | None = None) -> np.ndarray:
     """Corners (tl, tr, br, bl) of the board's coloured area in a frame, white-balanced by ``gains``
-    (``None``: the frame already is)."""
+    (``None``: the frame already is); ``pyramid``: the frame's shrunk copies, when shared with other steps."""
     h, w = frame.shape[:2]
-    # A power-of-two shrink factor keeps INTER_AREA on its fast path (2 ms less on a 1 MP frame).
-    factor = 1 << max(0, int(round(np.log2(max(w, 1) / _SEARCH_WIDTH))))
-    small = cv2.resize(frame, (max(1, w // factor), max(1, h // factor)), interpolation=cv2.INTER_AREA)
+    # Shrunk by a power of two, halving again and again: INTER_AREA's fast path (by 8 at once cost 3 ms on a
+    # 2 MP frame, three halvings 1.5).
+    steps = max(0, int(round(np.log2(max(w, 1) / _SEARCH_WIDTH))))
+    small = (find.Pyramid(frame) if pyramid is None else pyramid).level(steps)
     scale = small.shape[1] / w
     small = _gained(small, gains)
     small = cv2.GaussianBlur(small, (3, 3), 0)
@@ -153,19 +155,26 @@ def _board_weight(warped: np.ndarray, cell_px: int, tile: tuple[int, int, int] |
     """
     if tile is None or warped.ndim != 3:
         return np.ones(warped.shape[:2], np.float32)
-    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB)
+    # Worked out on every other pixel each way and scaled back up: the weight is smoothed over half a cell
+    # anyway, and the colour conversion of every pixel cost a third of a refinement pass.
+    half = np.ascontiguousarray(warped[::2, ::2])
+    cell = cell_px / 2
+    lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB)
     ref = _lab(tile)
     # Colour only: a letter's dark ink must still count as tile. The distance is compared squared, in
     # integers (Lab bytes and a byte reference): the float distance of every pixel cost half the time.
     a, b = (lab[..., channel].astype(np.int32) - int(ref[channel]) for channel in (1, 2))
     squared = a * a + b * b
     # Relative to the frame's own spread, so no fixed colour threshold is needed.
-    sample = lab[::4, ::4].astype(np.float32)
+    sample = lab[::2, ::2].astype(np.float32)
     scale = max(float(np.percentile(np.hypot(sample[..., 1] - ref[1], sample[..., 2] - ref[2]), 75)), 1e-3)
-    k = max(3, cell_px // 3) | 1
+    k = max(3, int(cell) // 3) | 1
     tile_like = cv2.morphologyEx((squared < (0.35 * scale) ** 2).astype(np.uint8), cv2.MORPH_CLOSE,
                                  np.ones((k, k), np.uint8))
-    weight = cv2.blur(1.0 - tile_like.astype(np.float32), (cell_px // 2, cell_px // 2))
+    side = max(1, int(cell) // 2)
+    weight = cv2.blur(1.0 - tile_like.astype(np.float32), (side, side))
+    # Half a pixel of the warped picture off where it is scaled back: nothing beside the half-cell blur.
+    weight = cv2.resize(weight, (warped.shape[1], warped.shape[0]), interpolation=cv2.INTER_LINEAR)
     return weight + 1e-3
 
 
@@ -259,25 +268,49 @@ def refine_on_lines(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: 
 
 def _refine(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: int, gains: np.ndarray | None,
             tile: tuple[int, int, int] | None, fine_px: int | None,
-            runs_off: Callable[[Geometry, float], bool] | None = None,
+            runs_off: Callable[[Geometry, float], bool] | None = None, pyramid: find.Pyramid | None = None,
             ) -> tuple[Geometry, tuple[float, float] | None] | None:
-    """:func:`refine_on_lines`, and the :func:`line_scores` of its result when they were measured on the way.
-    None instead when ``runs_off`` says so of the first pass's grid and how far it moved (in cells)."""
-    geom = Geometry(corners.astype(np.float32), grid, 0.0)
+    """:func:`refine_on_lines`, and the :func:`line_scores` of its result when they were measured on the way
+    (on the frame itself). None instead when ``runs_off`` says so of the first pass's grid and how far it
+    moved (in cells). With the frame's ``pyramid``, the lattice is fitted in its smallest copy where a cell
+    still spans _LEVEL_CELL pixels (:func:`_level`), the corners carried there and back."""
+    k = 0 if pyramid is None else _level(corners, grid)
+    source = frame if pyramid is None else pyramid.level(k)
+
+    def in_frame(g: Geometry) -> Geometry:
+        return g if pyramid is None else Geometry(pyramid.from_level(g.corners, k), g.grid, g.line_score)
+
+    geom = Geometry((corners if pyramid is None else pyramid.to_level(corners, k)).astype(np.float32), grid, 0.0)
     candidates = []
     for i in range(3):
-        geom, moved = _refine_pass(frame, geom, cell_px if i == 0 or fine_px is None else fine_px, gains, tile)
-        if i == 0 and runs_off is not None and runs_off(geom, moved):
+        geom, moved = _refine_pass(source, geom, cell_px if i == 0 or fine_px is None else fine_px, gains, tile)
+        if i == 0 and runs_off is not None and runs_off(in_frame(geom), moved):
             return None
         candidates.append(geom)
         if moved < _CONVERGED:
             break
     if len(candidates) == 1:
-        return geom, None
+        return in_frame(geom), None
     # A pass may also jitter away from a good fit: keep the one whose whole lattice shows the most contrast.
-    scores = [line_scores(frame, g, gains=gains, tile=tile) for g in candidates]
+    scores = [line_scores(source, g, gains=gains, tile=tile) for g in candidates]
     best = max(range(len(candidates)), key=lambda i: scores[i][0])
-    return candidates[best], scores[best]
+    # Line scores measured in a shrunk copy differ from the frame's (which a cached location is checked on).
+    return in_frame(candidates[best]), (scores[best] if k == 0 else None)
+
+
+#: The from-scratch refinement and grid evidence measure in the frame's smallest power-of-two copy where a cell
+#: still spans this many pixels: the refinement's 24 px a cell then enlarges it by a fifth at most, and a 2 MP
+#: room frame (40-64 px a cell) is measured at half size, a warp from it costing half of one from the frame.
+_LEVEL_CELL = 20
+
+
+def _level(corners: np.ndarray, grid: int) -> int:
+    """The :class:`vision.find.Pyramid` level for a grid at ``corners`` (frame pixels): see _LEVEL_CELL."""
+    cell = _frame_cell(Geometry(np.asarray(corners, np.float32), grid, 0.0))
+    k = 0
+    while cell / 2 ** (k + 1) >= _LEVEL_CELL and k < 4:
+        k += 1
+    return k
 
 
 def _refine_pass(frame: np.ndarray, geom: Geometry, cell_px: int, gains: np.ndarray | None,
@@ -386,12 +419,12 @@ def locate(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray | None = 
 def _locate(frame: np.ndarray, profile: BoardProfile,
             gains: np.ndarray | None) -> tuple[Geometry, tuple[float, float] | None]:
     """:func:`locate`, and the :func:`line_scores` of its result when they were measured on the way."""
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    guess = _colour_guess(frame, grey, profile, gains)
+    measure = _Measures(frame)
+    guess = _colour_guess(frame, measure, profile, gains)
     if guess is not None and guess[0] >= CLEAR_GUESS:
         return guess[1], guess[2]
     try:
-        found, found_evidence, found_scores = _locate_structure(frame, grey, profile.grid, gains, profile.tile)
+        found, found_evidence, found_scores = _locate_structure(frame, measure, profile.grid, gains, profile.tile)
     except BoardNotFound:
         if guess is None:
             raise
@@ -401,21 +434,39 @@ def _locate(frame: np.ndarray, profile: BoardProfile,
     return found, found_scores
 
 
-def _colour_guess(frame: np.ndarray, grey: np.ndarray, profile: BoardProfile, gains: np.ndarray | None,
+class _Measures:
+    """A frame's shrunk copies (:class:`vision.find.Pyramid`) and the grid evidence measured on it, so that no
+    grid's evidence is measured twice."""
+
+    def __init__(self, frame: np.ndarray) -> None:
+        self.pyramid = find.Pyramid(frame)
+        self._evidence: dict[tuple[bytes, int], tuple[float, float, float]] = {}
+
+    def evidence(self, corners: np.ndarray, grid: int) -> tuple[float, float, float]:
+        """:func:`vision.find.grid_evidence` of a grid at ``corners`` (frame pixels), measured at its :func:`_level`."""
+        corners = np.asarray(corners, np.float32)
+        key = (corners.tobytes(), grid)
+        if key not in self._evidence:
+            k = _level(corners, grid)
+            self._evidence[key] = find.grid_evidence(self.pyramid.grey(k), self.pyramid.to_level(corners, k), grid)
+        return self._evidence[key]
+
+
+def _colour_guess(frame: np.ndarray, measure: _Measures, profile: BoardProfile, gains: np.ndarray | None,
                   ) -> tuple[float, Geometry, tuple[float, float] | None] | None:
     """The profile colours' grid, refined on its lines, when it is a grid (:func:`vision.find.is_grid`): (how
     clearly its lines show, the grid, its :func:`line_scores` when measured on the way); None when the board's
     colour is not found or shows no grid worth refining (WORTH_REFINING)."""
     try:
-        first = _inset(find_board_area(frame, profile, gains), profile.grid_inset)
+        first = _inset(find_board_area(frame, profile, gains, pyramid=measure.pyramid), profile.grid_inset)
     except BoardNotFound:
         return None
-    if abs(find.grid_evidence(grey, first, profile.grid)[0]) < WORTH_REFINING:
+    if abs(measure.evidence(first, profile.grid)[0]) < WORTH_REFINING:
         return None
-    refined = _refine(frame, first, profile.grid, 24, gains, profile.tile, None)
+    refined = _refine(frame, first, profile.grid, 24, gains, profile.tile, None, pyramid=measure.pyramid)
     assert refined is not None  # without a limit on the first pass there is always a result
     geom, scores = refined
-    evidence = find.grid_evidence(grey, geom.corners, geom.grid)
+    evidence = measure.evidence(geom.corners, geom.grid)
     return (evidence[0], geom, scores) if find.is_grid(evidence) else None
 
 
@@ -427,27 +478,27 @@ def locate_structure(frame: np.ndarray, grid: int | None = None, *, gains: np.nd
     if tile is None:  # no tile colour to tell the board's lines from the tiles' edges: the lattice fit stands
         found = find.find_grid(frame, grid=grid)
         return Geometry(found.corners, found.grid, found.contrast)
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    return _locate_structure(frame, grey, grid, gains, tile)[0]
+    return _locate_structure(frame, _Measures(frame), grid, gains, tile)[0]
 
 
-def _locate_structure(frame: np.ndarray, grey: np.ndarray, grid: int | None, gains: np.ndarray | None,
+def _locate_structure(frame: np.ndarray, measure: _Measures, grid: int | None, gains: np.ndarray | None,
                       tile: tuple[int, int, int]) -> tuple[Geometry, tuple[float, float, float],
                                                            tuple[float, float] | None]:
-    """:func:`locate_structure` with a tile colour, given the frame's grey picture; also the result's
+    """:func:`locate_structure` with a tile colour, given the frame's measures; also the result's
     :func:`vision.find.grid_evidence` and, when measured on the way, its :func:`line_scores`."""
-    found = find.find_grid(frame, grid=grid)
+    found = find.find_grid(frame, grid=grid, pyramid=measure.pyramid)
     best = Geometry(found.corners, found.grid, found.contrast)
-    best_evidence = find.grid_evidence(grey, best.corners, best.grid)
+    best_evidence = measure.evidence(best.corners, best.grid)
 
     def runs_off(first: Geometry, moved: float) -> bool:
-        return moved > _RUNAWAY and find.grid_evidence(grey, first.corners, first.grid)[0] < _KEPT * best_evidence[0]
+        return moved > _RUNAWAY and measure.evidence(first.corners, first.grid)[0] < _KEPT * best_evidence[0]
 
-    result = _refine(frame, found.corners, found.grid, 24, gains, tile, None, runs_off=runs_off)
+    result = _refine(frame, found.corners, found.grid, 24, gains, tile, None, runs_off=runs_off,
+                     pyramid=measure.pyramid)
     if result is None:
         return best, best_evidence, None
     refined, scores = result
-    refined_evidence = find.grid_evidence(grey, refined.corners, refined.grid)
+    refined_evidence = measure.evidence(refined.corners, refined.grid)
     if refined_evidence > best_evidence:
         return refined, refined_evidence, scores
     return best, best_evidence, None
