@@ -54,11 +54,12 @@ def cell_colours(warped_lab: np.ndarray, grid: int, cell_px: int, margin_px: int
     q = cell_px // 4
     cells = board.reshape(grid, cell_px, grid, cell_px, 3)[:, q : cell_px - q, :, q : cell_px - q]
     cells = np.ascontiguousarray(cells.transpose(0, 2, 1, 3, 4)).reshape(grid, grid, -1, 3)
-    # The median lightness by partition on the bytes (np.median converts, sorts more and averages with
-    # np.mean: 3x slower); an even count's median is the mean of the middle two, compared here doubled.
+    # The median lightness from the bytes sorted (a radix sort: np.partition on bytes takes 2.5x as long,
+    # np.median converts, sorts more and averages with np.mean); an even count's median is the mean of the
+    # middle two, compared here doubled.
     k = cells.shape[2]
     lum = np.ascontiguousarray(cells[..., 0])
-    middle = np.partition(lum, [(k - 1) // 2, k // 2], axis=2)
+    middle = np.sort(lum, axis=2, kind="stable")
     twice_median = middle[..., (k - 1) // 2, None].astype(np.int16) + middle[..., k // 2, None]
     bright = 2 * lum.astype(np.int16) >= twice_median
     # The bright pixels' sum as one batched product (exact: sums of bytes stay far below 2**24).
@@ -83,8 +84,11 @@ def cell_ink(warped_lab: np.ndarray, grid: int, cell_px: int) -> np.ndarray:
     m = cell_px - 2 * q
     cells = strokes.reshape(grid, cell_px, grid, cell_px)[:, q : cell_px - q, :, q : cell_px - q]
     cells = cells.transpose(0, 2, 1, 3).reshape(grid, grid, m * m)
-    top = np.partition(cells, int(0.9 * (m * m - 1)), axis=2)[..., int(0.9 * (m * m - 1))].astype(np.float32)
-    light = lum.reshape(grid, cell_px, grid, cell_px)[:, q : cell_px - q, :, q : cell_px - q].mean(axis=(1, 3))
+    # The 90th percentile from the bytes sorted (a radix sort, faster than np.partition on bytes).
+    top = np.sort(cells, axis=2, kind="stable")[..., int(0.9 * (m * m - 1))].astype(np.float32)
+    # The mean lightness of the same centre: its exact integer sum over the count (np.mean's value, not its time).
+    centres = lum.reshape(grid, cell_px, grid, cell_px)[:, q : cell_px - q, :, q : cell_px - q]
+    light = centres.transpose(0, 2, 1, 3).reshape(grid, grid, m * m).sum(axis=2) / (m * m)
     return top / np.maximum(light.astype(np.float32), 16.0)
 
 
