@@ -79,3 +79,29 @@ def test_gains_applied_by_a_table_scale_every_pixel_as_multiplying_does(gains):
     expected = cv2.multiply(frame, np.array([*gained.tolist(), 0.0]), dtype=cv2.CV_8U)
     assert frame.shape[0] * frame.shape[1] >= colour._TABLE_FROM
     assert (colour.apply_gains(frame, gained) == expected).all()
+
+
+@pytest.mark.parametrize("seed", [3, 22, 8])
+def test_cell_features_are_each_cells_plain_statistics(seed):
+    """Each cell's colour: the mean Lab colour of the pixels of its central half at least as light as their
+    median; its ink: the 90th percentile of the strokes there over the mean lightness (at least 16)."""
+    from vision.locate import Geometry
+    from vision.synthetic import STYLES, render_scene
+
+    scene = render_scene(seed, style=STYLES[seed % 3])
+    grid, px = scene.truth.grid, 24
+    warped = Geometry(np.array(scene.truth.corners, np.float32), grid, 1.0).warp(scene.image, px)
+    features = occupancy.cell_features(warped, grid, px)
+    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    lum = np.ascontiguousarray(lab[..., 0])
+    strokes = np.maximum(cv2.morphologyEx(lum, cv2.MORPH_BLACKHAT, kernel),
+                         cv2.morphologyEx(lum, cv2.MORPH_TOPHAT, kernel))
+    for row in range(grid):
+        for col in range(grid):
+            window = (slice(row * px + 6, row * px + 18), slice(col * px + 6, col * px + 18))
+            centre = lab[window].reshape(-1, 3).astype(np.float64)
+            bright = centre[:, 0] >= np.median(centre[:, 0])
+            np.testing.assert_allclose(features[row, col, :3], centre[bright].mean(axis=0), rtol=1e-6)
+            ink = np.sort(strokes[window].ravel())[int(0.9 * 143)] / max(centre[:, 0].mean(), 16.0)
+            np.testing.assert_allclose(features[row, col, 3], ink, rtol=1e-6)
