@@ -102,3 +102,31 @@ def test_features_of_a_stack_are_the_features_of_each_glyph(crops):
                   np.random.default_rng(5).random((40, glyphs.GLYPH_PX, glyphs.GLYPH_PX), np.float32)):
         one_by_one = np.stack([glyphs.features(np.ascontiguousarray(image)) for image in stack])
         assert np.array_equal(glyphs.features_many(stack), one_by_one)
+
+
+def test_the_similarity_window_gives_the_median_of_its_last_values():
+    """The reader tracks how well its last tiles matched their letters (a sorted window, not a sort per tile)."""
+    import statistics
+
+    from vision.reader import _Window
+
+    rng = np.random.default_rng(3)
+    window, values = _Window(7), []
+    for value in np.round(rng.random(200), 2).tolist():  # rounded: equal values come and go
+        window.add(value)
+        values.append(value)
+        assert len(window) == len(values[-7:])
+        assert window.median() == statistics.median(values[-7:])
+    copy = window.copy()
+    copy.add(5.0)
+    assert copy.median() == statistics.median([*values[-6:], 5.0])
+    assert window.median() == statistics.median(values[-7:]) and len(window) == 7
+
+
+def test_a_quarter_turned_glyph_is_np_rot90s():
+    from vision.reader import _quarter_turned
+
+    image = np.random.default_rng(4).random((glyphs.GLYPH_PX, glyphs.GLYPH_PX), np.float32)
+    for turns in range(-1, 6):
+        assert np.array_equal(_quarter_turned(image, turns), np.rot90(image, turns))
+        assert _quarter_turned(image, turns).flags.c_contiguous
