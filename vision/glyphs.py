@@ -97,7 +97,7 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     else:
         return Glyph(None, contrast, 0.0)
     main = int(mid[np.argmax(area[mid])])
-    return _cut(grey, dark, _soft_ink(_LEVELS_256, ink_level, background), labels, stats, cents,
+    return _cut(grey, dark, _soft_ink(_LEVELS_256, ink_level, background), labels, stats.tolist(), cents.tolist(),
                 np.flatnonzero(inside).tolist(), main, contrast, cell_px)
 
 
@@ -148,8 +148,8 @@ def _extract_stack(stack: np.ndarray, cell_px: int) -> list[Glyph]:
     soft = _soft_ink(_LEVELS_256[None, :], ink_level[todo][:, None], background[todo][:, None])
     for level, whole_tile in _LEVELS:
         thresh = np.minimum(otsu, ink_level[todo] + level * (background[todo] - ink_level[todo]))
-        done = _cut_at_level(stack[todo], stack[todo] < thresh[:, None, None], soft, contrast[todo], cell_px,
-                             whole_tile)
+        crops = stack[todo]
+        done = _cut_at_level(crops, crops < thresh[:, None, None], soft, contrast[todo], cell_px, whole_tile)
         out.update((i, glyph) for i, glyph in zip(todo.tolist(), done, strict=True) if glyph is not None)
         left = np.array([glyph is None for glyph in done], bool)
         todo, otsu, soft = todo[left], otsu[left], soft[left]
@@ -172,9 +172,10 @@ def _cut_at_level(stack: np.ndarray, dark: np.ndarray, soft: np.ndarray, contras
     pitch_y, pitch_x = h + 1 + (h + 1) % 2, w + 1 + (w + 1) % 2
     columns = int(np.ceil(np.sqrt(count)))
     rows = -(-count // columns)
-    mosaic = np.zeros((rows * columns, pitch_y, pitch_x), np.uint8)
-    mosaic[:count, :h, :w] = dark
-    mosaic = mosaic.reshape(rows, columns, pitch_y, pitch_x).transpose(0, 2, 1, 3).reshape(rows * pitch_y, -1)
+    mosaic = np.zeros((rows, pitch_y, columns, pitch_x), np.uint8)
+    at_row, at_column = np.divmod(np.arange(count), columns)
+    mosaic.transpose(0, 2, 1, 3)[at_row, at_column, :h, :w] = dark
+    mosaic = mosaic.reshape(rows * pitch_y, columns * pitch_x)
     # 16-bit labels: half the time of 32-bit ones here, the same labelling (far fewer than 65536 blobs).
     _, labels, stats, cents = cv2.connectedComponentsWithStats(mosaic, connectivity=8, ltype=cv2.CV_16U)
     x, y, bw, bh, area = stats.T
@@ -212,25 +213,29 @@ def _cut_at_level(stack: np.ndarray, dark: np.ndarray, soft: np.ndarray, contras
     kept = kept[np.argsort(tile[kept], kind="stable")]
     starts = np.searchsorted(tile[kept], np.arange(count + 1)).tolist()
     kept_list, longest = kept.tolist(), np.maximum(bh, bw).tolist()
+    local_list, cents_list = local.tolist(), cents.tolist()
     out: list[Glyph | None] = [None] * count
     for k, main in main_of.items():
         if longest[main] < 0.25 * cell_px:
             continue
-        out[k] = _cut(stack[k], dark[k], soft[k], crop_labels(k), local, cents, kept_list[starts[k] : starts[k + 1]],
-                      main, float(contrast[k]), cell_px)
+        out[k] = _cut(stack[k], dark[k], soft[k], crop_labels(k), local_list, cents_list,
+                      kept_list[starts[k] : starts[k + 1]], main, float(contrast[k]), cell_px)
     return out
 
 
-def _cut(grey: np.ndarray, dark: np.ndarray, ink_of: np.ndarray, labels: np.ndarray, stats: np.ndarray,
-         cents: np.ndarray, keep: list[int], main: int, contrast: float, cell_px: int) -> Glyph:
+def _cut(grey: np.ndarray, dark: np.ndarray, ink_of: np.ndarray, labels: np.ndarray, stats: list[list[int]],
+         cents: list[list[float]], keep: list[int], main: int, contrast: float, cell_px: int) -> Glyph:
     """The glyph of a crop whose blobs are found: ``main`` the letter, ``keep`` the blobs inside the crop
     (labels of ``labels``, with their crop ``stats`` and centres), ``dark`` the ink at the threshold used,
     ``ink_of`` the soft ink of each grey level (:func:`_soft_ink`)."""
     mask = (labels == main).view(np.uint8)
-    mx, my, mw, mh, _ = stats[main].tolist()
+    mx, my, mw, mh, _ = stats[main]
     x0, y0, x1, y1 = mx, my, mx + mw, my + mh  # the box of everything kept
     marks = 0
-    split = _split_merged_marks(mask[my : my + mh, mx : mx + mw], ink_of[grey[my : my + mh, mx : mx + mw]])
+    blob = (slice(my, my + mh), slice(mx, mx + mw))
+    # Core ink (soft ink above 0.6) is the grey levels below the first that has less (soft ink falls with the
+    # level).
+    split = _split_merged_marks((grey[blob] < np.count_nonzero(ink_of > 0.6)) & mask[blob].view(bool))
     if split:
         # Umlaut dots that touch the letter: the letter starts below the gap.
         marks = 1
@@ -243,8 +248,8 @@ def _cut(grey: np.ndarray, dark: np.ndarray, ink_of: np.ndarray, labels: np.ndar
     for i in keep:
         if i == main:
             continue
-        x, y, bw, bh, _ = stats[i].tolist()
-        cx, cy = cents[i].tolist()
+        x, y, bw, bh, _ = stats[i]
+        cx, cy = cents[i]
         overlaps_x = x < mx + mw and x + bw > mx
         above = y + bh <= my + 0.15 * mh
         is_digit = cx > mx + 0.6 * mw and cy > my + 0.5 * mh and bh < 0.7 * mh
@@ -443,14 +448,14 @@ def _stroke_width(mask: np.ndarray) -> float:
     return 2.0 * float(np.median(ridge)) if ridge.size else 1.0
 
 
-def _split_merged_marks(mask: np.ndarray, soft: np.ndarray) -> int:
+def _split_merged_marks(core: np.ndarray) -> int:
     """Rows from the blob's top down to the letter when umlaut dots touch it (0 if nothing to split).
 
-    With the darker half of the ink only, merged dots part from the letter: a row band in the upper part
-    of the blob without core ink, above it a short mark narrower than the letter.
+    With the darker half of the ink only (``core``: the blob's box, True where its pixels have soft ink above
+    0.6), merged dots part from the letter: a row band in the upper part of the blob without core ink, above
+    it a short mark narrower than the letter.
     """
-    mh, mw = mask.shape
-    core = (soft > 0.6) & (mask > 0)
+    mh, mw = core.shape
     rows = core.sum(axis=1).tolist()
     top_rows = int(0.4 * mh)
     first = next((r for r, count in enumerate(rows) if count), 0)
