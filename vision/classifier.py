@@ -297,11 +297,16 @@ class LetterClassifier:
         if self._arrows is None:
             return list(guesses)
         out: list[LetterGuess | None] = []
-        for guess, glyph, shape in zip(guesses, glyphs, shapes, strict=True):
-            if shape is not None and guess is not None and glyph.image is not None:
-                arrow = float((self._arrows @ features(shape)).max())
+        printed = [shape is not None and guess is not None and glyph.image is not None
+                   for guess, glyph, shape in zip(guesses, glyphs, shapes, strict=True)]
+        # The prints' features all at once (the same numbers as one by one).
+        prints = iter(features_many(np.stack([s for s, p in zip(shapes, printed, strict=True) if p]))  # type: ignore[misc]
+                      if any(printed) else ())
+        for guess, glyph, is_printed in zip(guesses, glyphs, printed, strict=True):
+            if is_printed and guess is not None and glyph.image is not None:
+                arrow = float((self._arrows @ next(prints)).max())
                 if arrow >= guess.top[0][1] + ARROW_MARGIN:
-                    turned = np.stack([features(np.ascontiguousarray(np.rot90(glyph.image, k))) for k in (1, 2, 3)])
+                    turned = features_many(np.stack([np.rot90(glyph.image, k) for k in (1, 2, 3)]))
                     letters = float(self._best(turned, np.full(3, glyph.marks, np.int8)).max())
                     if arrow >= letters + ARROW_MARGIN:
                         guess = LetterGuess(((ARROW, arrow), *guess.top))
