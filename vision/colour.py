@@ -56,7 +56,8 @@ def _shrunk(frame: np.ndarray, factor: int) -> np.ndarray:
     the mean of its factor x factor block, rounded half to even. When the blocks tile the frame, their rows
     are summed as bytes first (one pass over the frame, a third of INTER_AREA's time at 2 MP and factor 16)."""
     h, w = frame.shape[:2]
-    if factor <= 2 or h % factor or w % factor or frame.dtype != np.uint8 or factor > 256:
+    # Exact only for a power of two (1 / factor exact in float) that tiles the frame, and sums that fit.
+    if factor <= 2 or factor & (factor - 1) or h % factor or w % factor or frame.dtype != np.uint8 or factor > 256:
         return cv2.resize(frame, (max(1, w // factor), max(1, h // factor)), interpolation=cv2.INTER_AREA)
     rows = frame.reshape(h // factor, factor, -1)
     sums = rows[:, 0].astype(np.uint16)  # at most 256 * 255: no overflow
