@@ -519,18 +519,16 @@ class BoardReader:
         offset = WARP_MARGIN * CELL_PX - pad  # of a cell's crop in the canonical picture, beyond col/row * CELL_PX
         line = None
         if len(squares) > _WHOLE_WARP_FROM:
-            whole = colour.apply_gains(geom.warp(frame, CELL_PX, WARP_MARGIN), gains) if gains is not None \
-                else geom.warp(frame, CELL_PX, WARP_MARGIN)
-            # The glyphs are cut from the grey picture: made once, not per tile (the same pixels).
-            whole = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY) if whole.ndim == 3 else whole
+            whole = geom.warp(frame, CELL_PX, WARP_MARGIN)
         elif len(squares) >= 2:
             line = _line_crops(frame, to_canon, [(sq.row, sq.col) for sq in squares], CELL_PX, size, offset, gains)
-        crops = []
+        crops, from_whole = [], []
         for i, sq in enumerate(squares):
             x0, y0 = offset + sq.col * CELL_PX, offset + sq.row * CELL_PX
             if whole is not None and x0 >= 0 and y0 >= 0:
                 ix, iy = int(round(x0)), int(round(y0))
                 crop = whole[iy : iy + size, ix : ix + size]
+                from_whole.append(i)
             elif line is not None:
                 crop = line[i]
             else:
@@ -538,6 +536,8 @@ class BoardReader:
                 if gains is not None:
                     crop = colour.apply_gains(crop, gains)
             crops.append(crop)
+        if whole is not None and whole.ndim == 3 and from_whole:
+            crops = self._balanced_grey(crops, from_whole, gains)
         # The glyphs of all tiles cut at once (the same glyphs as one by one, in less time).
         known = extracted or {}
         todo = [i for i, sq in enumerate(squares) if sq not in known]
@@ -555,6 +555,19 @@ class BoardReader:
         for reading, guess in zip(lettered, self._turned_tiles(lettered, guesses), strict=True):
             out[reading.square] = TileReading(reading.square, reading.glyph if guess is None else guess[1],
                                               guess[0] if guess is not None else None)
+        return out
+
+    @staticmethod
+    def _balanced_grey(crops: list[np.ndarray], mine: list[int], gains: np.ndarray | None) -> list[np.ndarray]:
+        """The crops, those at ``mine`` (colour crops of one size) white-balanced by ``gains`` and made grey all
+        at once: both are per pixel, so this gives the pixels of balancing and greying the whole picture they
+        were cut from, with only the tiles' pixels worked on."""
+        stack = np.stack([crops[i] for i in mine])
+        tall = stack.reshape(-1, *stack.shape[2:])
+        grey = cv2.cvtColor(colour.apply_gains(tall, gains) if gains is not None else tall, cv2.COLOR_BGR2GRAY)
+        out = list(crops)
+        for i, crop in zip(mine, grey.reshape(stack.shape[:3]), strict=True):
+            out[i] = crop
         return out
 
     def _turned_tiles(self, lettered: list[TileReading], guesses: list) -> list:
