@@ -11,8 +11,10 @@ possible the replay says so and picks one. A photo that follows a clear one hold
 that no move of the rest can hold are left out as strays. Words that read backwards as the letters stand
 (tiles laid facing a player on another side) are looked up both ways once the game shows they do. A
 blank's letter is the one letter that makes every word of its play valid; with none or several it stays
-unknown (``?``, scoring 0 as a blank does) and the game goes on. Confident proposals teach the
-classifier (as confirmed moves do on the device).
+unknown (``?``, scoring 0 as a blank does) and the game goes on. A photo whose grid was found whole
+cells off (every tile already played seems moved by them) is read again on the grid moved back; a
+withdrawal seen together with the next move after a covered photo is the covered photo's turn. Confident
+proposals teach the classifier (as confirmed moves do on the device).
 
 A GCG record is only compared against, after the reading (:func:`compare_with_record`): squares,
 letters, blanks and score of every turn (the engine's score of the recorded move is the reference; the
@@ -30,6 +32,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
+
+import cv2
+import numpy as np
 
 from engine.board import Board
 from engine.errors import EngineError
@@ -56,7 +61,8 @@ from vision.diff import (
 )
 from vision.errors import VisionError
 from vision.locate import Geometry, locate_structure
-from vision.reader import BoardReader, BoardReading, ReadingStatus, TileReading, load_frame
+from vision.occupancy import CellState
+from vision.reader import ANOMALY_LIMIT, BoardReader, BoardReading, ReadingStatus, TileReading, load_frame
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 #: Only letters read with at least this margin teach the classifier (self-training must not learn its errors).
@@ -279,8 +285,16 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                 earlier.text += f"; nothing more on {photo.name} (an exchange, a pass or a photo of the same board)"
         if proposal.removed and last_placement is not None and last_owner is not None \
                 and not proposal.problems & DiffProblem.NOT_A_WITHDRAWAL:
-            event = _play(game, Withdraw(), turn, player=last_owner)
-            turn.text = "withdrawn"
+            if waiting_now and proposal.placement is not None:
+                # The withdrawal and the next move are two turns: the photo just after the phony's (covered)
+                # shows the withdrawal, this one the move.
+                withdrawn_on = waiting_now[0]
+                _play(game, Withdraw(), withdrawn_on, player=last_owner)
+                withdrawn_on.text = f"{withdrawn_on.proposal.kind.value}; read from {photo.name}: withdrawn"
+                withdrawn_on.before = before
+            else:
+                _play(game, Withdraw(), turn, player=last_owner)
+                turn.text = "withdrawn"
             last_placement = None
         if proposal.placement is not None:
             # A covered photo that already shows this move's tiles owns the move; this photo is then a pass.
@@ -390,11 +404,95 @@ def _plausible_reading(reader: BoardReader, frame, board: Board, last_placement:
             reading, wrong = second, again
         else:
             reader.locator.geometry = kept
+    if _unseen(reading, board, last_placement) > PLAUSIBLE_MISSING:
+        shifted = _shifted_reading(reader, frame, reading, board, last_placement)
+        if shifted is not None:
+            reading, wrong = shifted, _misplaced(shifted, board, last_placement)
     if wrong > PLAUSIBLE_MISSING:
         reader.locator.geometry = None
     return reading
 
 
+def _unseen(reading: BoardReading, board: Board, last_placement: Placement | None) -> float:
+    """The share of the tiles already played (the last placement aside) that the reading shows neither
+    as a tile nor hidden where they lie (1 without a board): hidden squares are no evidence either way,
+    so a covered photo read on the right grid scores low too."""
+    if reading.occupancy is None:
+        return 1.0
+    played = _played(board, last_placement) - set(reading.hidden)
+    return len(played - reading.occupied()) / len(played) if played else 0.0
+
+
+def _played(board: Board, last_placement: Placement | None) -> set[Square]:
+    last = {t.square for t in last_placement.letter_tiles} if last_placement is not None else set()
+    return {sq for sq, cell in board if not cell.is_stop} - last
+
+
+def _shifted_reading(reader: BoardReader, frame, reading: BoardReading, board: Board,
+                     last_placement: Placement | None) -> BoardReading | None:
+    """The photo read again on its grid moved by whole cells, when the tiles it saw are the tiles already
+    played moved by those cells (a grid found a cell or three off along the board, say onto a score strip
+    or under a hand: every tile then seems moved); None when no such shift shows them or the reading on it
+    does not see them where they lie. The reader's locator keeps the grid of the reading returned."""
+    geometry, occupancy = reading.geometry, reading.occupancy
+    played = _played(board, last_placement)
+    if geometry is None or occupancy is None or len(played) < _SHIFT_MIN_TILES:
+        return None
+    found = _board_shift(occupancy.state == CellState.TILE, occupancy.anomaly > ANOMALY_LIMIT, played)
+    if found is None:
+        return None
+    quarter_turns, (dr, dc) = found
+    n = geometry.grid
+    # np.rot90(cells, k) are the cells of the grid with its corners named k on (vision.reader.turned).
+    named = Geometry(np.roll(geometry.corners, -quarter_turns, axis=0), n, geometry.line_score)
+    moved = np.array([[dc, dr], [n + dc, dr], [n + dc, n + dr], [dc, n + dr]], np.float32)
+    corners = cv2.perspectiveTransform(moved.reshape(-1, 1, 2), np.linalg.inv(named.to_canonical(1))).reshape(4, 2)
+    # In the camera's corner order, which the reader turns by the board's turn as it names squares.
+    seen = Geometry(np.roll(corners, reader.turns or 0, axis=0).astype(np.float32), n, geometry.line_score)
+    kept = reader.locator.geometry
+    second = _read_on(reader, frame, seen)
+    if _unseen(second, board, last_placement) <= PLAUSIBLE_MISSING:
+        return second
+    reader.locator.geometry = kept
+    return None
+
+
+#: The grid is moved by at most this many cells each way to find the tiles already played.
+_SHIFT_CELLS = 3
+#: Fewer tiles on the board than this show no shift reliably.
+_SHIFT_MIN_TILES = 6
+
+
+def _board_shift(tiles: np.ndarray, hidden: np.ndarray,
+                 played: set[Square]) -> tuple[int, tuple[int, int]] | None:
+    """The quarter turn and whole-cell shift (rows, columns) under which the played squares show as tiles
+    in ``tiles`` (the reading's grid, turned by np.rot90), hidden cells aside: the one that shows at least
+    9 in 10 of the played squares it keeps on the grid (and most of them on it), the fewest other tiles as
+    the tie-break; None when none does, or when the grid is right as it is."""
+    n = tiles.shape[0]
+    best: tuple[tuple[float, int], tuple[int, tuple[int, int]]] | None = None
+    cells = np.array([(sq.row, sq.col) for sq in played])
+    for k in range(4):
+        turned_tiles, turned_hidden = np.rot90(tiles, k), np.rot90(hidden, k)
+        for dr in range(-_SHIFT_CELLS, _SHIFT_CELLS + 1):
+            for dc in range(-_SHIFT_CELLS, _SHIFT_CELLS + 1):
+                rows, cols = cells[:, 0] + dr, cells[:, 1] + dc
+                inside = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < n)
+                r, c = rows[inside], cols[inside]
+                visible = ~turned_hidden[r, c]
+                if visible.sum() < 0.6 * len(cells):
+                    continue
+                seen = turned_tiles[r, c][visible]
+                share = float(seen.mean())
+                if share < 1 - PLAUSIBLE_MISSING:
+                    continue
+                others = int(turned_tiles[~turned_hidden].sum()) - int(seen.sum())
+                key = (-share, others)
+                if best is None or key < best[0]:
+                    best = (key, (k, (dr, dc)))
+    if best is None or best[1] == (0, (0, 0)):
+        return None
+    return best[1]
 def _read_on(reader: BoardReader, frame, geometry: Geometry) -> BoardReading:
     """The frame read on ``geometry`` (camera corner order); the reader's locator then holds it, its
     corners named as after a relocation (from the board's last look)."""
