@@ -130,3 +130,11 @@ def test_a_quarter_turned_glyph_is_np_rot90s():
     for turns in range(-1, 6):
         assert np.array_equal(_quarter_turned(image, turns), np.rot90(image, turns))
         assert _quarter_turned(image, turns).flags.c_contiguous
+
+
+def test_a_batch_of_odd_sized_crops(crops):
+    """Crops of another (odd) size throughout: the mosaic's pitch still keeps each crop's labelling order."""
+    odd = [crop[1:54, 2:53] for crop in crops[:150]]
+    batch = glyphs.extract_many(odd, CELL_PX)
+    assert sum(not g.is_blank for g in batch) >= 50
+    assert [i for i, crop in enumerate(odd) if not _same(glyphs.extract(crop, CELL_PX), batch[i])] == []
