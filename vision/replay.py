@@ -13,7 +13,10 @@ that no move of the rest can hold are left out as strays. Words that read backwa
 blank's letter is the one letter that makes every word of its play valid; with none or several it stays
 unknown (``?``, scoring 0 as a blank does) and the game goes on. A photo whose grid was found whole
 cells off (every tile already played seems moved by them) is read again on the grid moved back; a
-withdrawal seen together with the next move after a covered photo is the covered photo's turn. Confident
+withdrawal seen together with the next move after a covered photo is the covered photo's turn; the last
+move gone along with a tile or two more is withdrawn (the others misread), tiles gone that are not the last
+move are misread (the photo is a pass). A photo that splits into no legal moves leaves out the tiles read
+least surely as tiles before it is split into more moves than photos. Confident
 proposals teach the classifier (as confirmed moves do on the device).
 
 A GCG record is only compared against, after the reading (:func:`compare_with_record`): squares,
@@ -326,6 +329,20 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
         elif turn.text != "withdrawn" and proposal.kind is ProposalKind.UNCHANGED:
             if _play(game, Exchange(count=0), turn) is not None:
                 turn.text = "exchange or pass"
+        elif proposal.kind is ProposalKind.REMOVED and proposal.problems & DiffProblem.NOT_A_WITHDRAWAL \
+                and not proposal.new_tiles:
+            # Tiles gone that are not the last move cannot have been taken back: misread. When the last move is
+            # gone too, with a tile or two besides, it was withdrawn; else the board is unchanged.
+            last = {t.square for t in last_placement.letter_tiles} if last_placement is not None else set()
+            others = set(proposal.removed) - last
+            if last and last <= set(proposal.removed) and len(others) <= _MAX_MISREAD_GONE \
+                    and _play(game, Withdraw(), turn, player=last_owner) is not None:
+                turn.text = "withdrawn"
+                last_placement = None
+            elif _play(game, Exchange(count=0), turn) is not None:
+                turn.text = "exchange or pass"
+            turn.notes.append(f"tiles on {', '.join(sq.name for sq in sorted(others))} read as gone, but they are "
+                              "not the last move: taken as misread")
     return result
 
 
@@ -536,7 +553,38 @@ def _split(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | No
                 turn.notes.append(f"a stray on {', '.join(sq.name for sq in dropped)} left out: the rest makes "
                                   f"{len(found[0])} legal move(s), no more than photos")
                 return found
+    weak = _weak_tiles(proposal, turn.reading)
+    for count in range(1, len(weak) + 1):
+        for dropped in combinations(weak, count):
+            kept = [t for t in tiles if t.square not in dropped]
+            found = _split_into(kept, range(1, within + 1), board, rules, words, turn, seen)
+            if found is not None:
+                turn.notes.append(f"{', '.join(sq.name for sq in dropped)} left out (read as tiles less clearly "
+                                  f"than the others): the rest makes {len(found[0])} legal move(s), no more than "
+                                  "photos")
+                return found
     return _split_into(tiles, range(within + 1, MAX_MOVES_PER_PHOTO + 1), board, rules, words, turn, seen)
+
+
+#: At most this many tiles besides the last move's may read as gone for a photo to show its withdrawal.
+_MAX_MISREAD_GONE = 2
+#: A new tile whose tile-or-empty margin is this far below the median of the photo's new tiles is weak evidence.
+WEAK_MARGIN_GAP = 0.1
+#: At most this many weak tiles are tried leaving out (every subset of them is tried).
+_MAX_WEAK = 4
+
+
+def _weak_tiles(proposal: Proposal, reading: BoardReading | None) -> list[Square]:
+    """The photo's new tiles with a letter whose occupancy was decided clearly less surely than the others'
+    (:data:`WEAK_MARGIN_GAP` below the median), weakest first: a square's print or a shadow taken for a tile
+    (a minus square of the Alfapet board read as an I) looks so. Tiles without a letter are strays already."""
+    if reading is None or reading.occupancy is None or len(proposal.new_tiles) < 3:
+        return []
+    margin = reading.occupancy.margin
+    of = {t.square: float(margin[t.square.row, t.square.col]) for t in proposal.new_tiles}
+    typical = statistics.median(of.values())
+    weak = [t.square for t in proposal.new_tiles if t.guess is not None and of[t.square] < typical - WEAK_MARGIN_GAP]
+    return sorted(weak, key=lambda sq: of[sq])[:_MAX_WEAK]
 
 
 def _split_into(tiles: list[PlacedTile], counts: range, board: Board, rules: Rules, words: WordCheck | None,
