@@ -111,3 +111,35 @@ def test_a_fresh_locator_puts_the_grid_within_a_quarter_of_a_cell(seed):
     geom = Locator(profile)(scene.image)
     assert geom.grid == scene.truth.grid
     assert corner_error(geom.corners, scene.truth.corners, scene.truth.grid) <= 0.25
+
+
+def test_the_upper_quartile_is_numpys_75th_percentile():
+    from vision.locate import _upper_quartile
+
+    rng = np.random.default_rng(7)
+    for count in [1, 2, 3, 4, 5, 7, 10, 101, 2601, 10404]:
+        for values in (rng.random(count, dtype=np.float32) * 90,  # spread values
+                       rng.integers(0, 12, count).astype(np.float32),  # many ties
+                       np.hypot(*rng.normal(0, 20, (2, count)).astype(np.float32))):  # as the board weight's
+            assert _upper_quartile(values) == float(np.percentile(values, 75))
+            assert _upper_quartile(values.reshape(1, -1)) == float(np.percentile(values, 75))
+
+
+@pytest.mark.parametrize("shape", [(408, 408, 3), (272, 272, 3), (456, 456), (409, 408, 3), (407, 409)])
+def test_every_other_pixel_is_numpys_strided_copy(shape):
+    from vision.locate import _every_other_pixel
+
+    picture = np.random.default_rng(1).integers(0, 256, shape, dtype=np.uint8)
+    half = _every_other_pixel(picture)
+    assert half.flags.c_contiguous and np.array_equal(half, picture[::2, ::2])
+
+
+def test_a_column_band_profile_is_the_band_profile_of_the_transposed_pictures():
+    from vision.locate import _band_profile, _column_band_profile
+
+    rng = np.random.default_rng(3)
+    lines = rng.random((408, 408), dtype=np.float32) * 60
+    weight = rng.random((408, 408), dtype=np.float32) + np.float32(1e-3)
+    for band in (slice(24, 168), slice(240, 384), slice(16, 113)):
+        plain = _band_profile(np.ascontiguousarray(lines.T)[band], np.ascontiguousarray(weight.T)[band])
+        assert np.array_equal(_column_band_profile(lines, weight, band), plain)

@@ -146,6 +146,15 @@ _FINE_PITCH = np.linspace(-0.005, 0.005, 11)
 _FINE_START = np.linspace(-0.05, 0.05, 11)
 
 
+def _every_other_pixel(picture: np.ndarray) -> np.ndarray:
+    """``picture[::2, ::2]``, contiguous: of an even-sized picture by cv2.resize's nearest neighbour (source pixel
+    2i, the same pixels), which copies them several times faster than numpy's strided copy."""
+    h, w = picture.shape[:2]
+    if h % 2 or w % 2:
+        return np.ascontiguousarray(picture[::2, ::2])
+    return cv2.resize(picture, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
+
+
 def _board_weight(warped: np.ndarray, cell_px: int, tile: tuple[int, int, int] | None) -> np.ndarray:
     """Per pixel, how much the neighbourhood looks like bare board rather than tiles (0..1).
 
@@ -157,7 +166,7 @@ def _board_weight(warped: np.ndarray, cell_px: int, tile: tuple[int, int, int] |
         return np.ones(warped.shape[:2], np.float32)
     # Worked out on every other pixel each way and scaled back up: the weight is smoothed over half a cell
     # anyway, and the colour conversion of every pixel cost a third of a refinement pass.
-    half = np.ascontiguousarray(warped[::2, ::2])
+    half = _every_other_pixel(warped)
     cell = cell_px / 2
     lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB)
     ref = _lab(tile)
@@ -167,7 +176,7 @@ def _board_weight(warped: np.ndarray, cell_px: int, tile: tuple[int, int, int] |
     squared = a * a + b * b
     # Relative to the frame's own spread, so no fixed colour threshold is needed.
     sample = lab[::2, ::2].astype(np.float32)
-    scale = max(float(np.percentile(np.hypot(sample[..., 1] - ref[1], sample[..., 2] - ref[2]), 75)), 1e-3)
+    scale = max(_upper_quartile(np.hypot(sample[..., 1] - ref[1], sample[..., 2] - ref[2])), 1e-3)
     k = max(3, int(cell) // 3) | 1
     tile_like = cv2.morphologyEx((squared < (0.35 * scale) ** 2).astype(np.uint8), cv2.MORPH_CLOSE,
                                  np.ones((k, k), np.uint8))
@@ -178,9 +187,32 @@ def _board_weight(warped: np.ndarray, cell_px: int, tile: tuple[int, int, int] |
     return weight + 1e-3
 
 
+def _upper_quartile(values: np.ndarray) -> float:
+    """np.percentile(values, 75) (its linear method and arithmetic, so the same number) from a partition at the
+    two values it lies between: np.percentile's own overhead was a third of a millisecond a call."""
+    flat = values.ravel()
+    count = flat.size
+    at = count * 0.75 + 0.25 - 1  # numpy's virtual index for the linear method
+    below = int(np.floor(at))
+    above = min(below + 1, count - 1)
+    ordered = np.partition(flat, [below, above])
+    low, high, fraction = ordered[below], ordered[above], at - below
+    # In the values' own type (a Python float is weak, as the fraction is in numpy's arithmetic).
+    step = high - low
+    return float(high - step * (1 - fraction) if fraction >= 0.5 else low + step * fraction)
+
+
 def _band_profile(lines: np.ndarray, weight: np.ndarray) -> np.ndarray:
     """Weighted mean over the rows of a band (every third row is plenty)."""
     lw, ww = lines[::3], weight[::3]
+    return (lw * ww).sum(axis=0) / ww.sum(axis=0)
+
+
+def _column_band_profile(lines: np.ndarray, weight: np.ndarray, band: slice) -> np.ndarray:
+    """:func:`_band_profile` of the columns ``band`` (as rows of the transposed pictures): only the columns it
+    reads are transposed (the same values; transposing both whole pictures cost a tenth of a pass)."""
+    columns = range(*band.indices(lines.shape[1]))[::3]
+    lw, ww = np.ascontiguousarray(lines[:, columns].T), np.ascontiguousarray(weight[:, columns].T)
     return (lw * ww).sum(axis=0) / ww.sum(axis=0)
 
 
@@ -327,10 +359,9 @@ def _refine_pass(frame: np.ndarray, geom: Geometry, cell_px: int, gains: np.ndar
     warped = _gained(geom.warp(frame, cell_px, margin), gains)
     lines = _line_image(warped, cell_px)
     weight = _board_weight(warped, cell_px, tile)
-    cols, wcols = np.ascontiguousarray(lines.T), np.ascontiguousarray(weight.T)
     (xt, pt, s1), (xb, pb, s2), (yl, ql, s3), (yr, qr, s4) = _fit_axes(
         [_band_profile(lines[near], weight[near]), _band_profile(lines[far], weight[far]),
-         _band_profile(cols[near], wcols[near]), _band_profile(cols[far], wcols[far])], grid + 1, start, cell_px)
+         _column_band_profile(lines, weight, near), _column_band_profile(lines, weight, far)], grid + 1, start, cell_px)
     # Lines x = f(y) through the two band fits, y = g(x) likewise; corners are their intersections.
     left = ((xt, c_near), (xb, c_far))
     right = ((xt + grid * pt, c_near), (xb + grid * pb, c_far))
