@@ -11,7 +11,8 @@
 #    `python3 device/bootstrap.py demo --headless` (Debian packages, .venv, the demo's word list).
 # 3. the kiosk start-up path: SDL's video drivers (must include kmsdrm), then `ordvakt run` with
 #    SDL_VIDEODRIVER=kmsdrm, which finds no display in the emulator and must end with one line and exit 5.
-# 4. a fast subset of the tests.
+# 4. a fast subset of the tests, including the vision tests that hold the batched (vectorised) paths to the
+#    one-at-a-time ones bit for bit: arm64's OpenCV and numpy may sum in another order.
 # Host needs: apt-get install qemu-user-static proot debootstrap. Slow (tens of minutes): not part of CI.
 set -euo pipefail
 
@@ -27,7 +28,8 @@ KIOSK_DATA="$APP/.kiosk-data"   # the kiosk start-up check's data dir, inside th
 START=$SECONDS
 LOG="$WORK/proof-$SUITE.log"   # everything the set-up and the tests print (the terminal gets the tails)
 TESTS=(tests/test_engine_scoring.py tests/test_hardware_config.py tests/test_hardware_camera.py
-       tests/test_doctor.py tests/test_bootstrap.py tests/test_notify.py tests/test_logging.py)
+       tests/test_doctor.py tests/test_bootstrap.py tests/test_notify.py tests/test_logging.py
+       tests/test_vision_glyph_batch.py tests/test_vision_occupancy_reference.py tests/test_vision_locate_fast.py)
 
 step() { printf '== [%4ds] %s\n' "$((SECONDS - START))" "$*"; }
 die() { echo "arm64-proof: $*" >&2; exit 1; }
