@@ -510,6 +510,8 @@ def _board_shift(tiles: np.ndarray, hidden: np.ndarray,
     if best is None or best[1] == (0, (0, 0)):
         return None
     return best[1]
+
+
 def _read_on(reader: BoardReader, frame, geometry: Geometry) -> BoardReading:
     """The frame read on ``geometry`` (camera corner order); the reader's locator then holds it, its
     corners named as after a relocation (from the board's last look)."""
