@@ -29,7 +29,7 @@ from vision.replay import (
     _prefer_words,
     _without_strays,
 )
-from vision.synthetic import BOARD_STYLES, corner_error, render_scene, synthetic_game, tile_image
+from vision.synthetic import BOARD_STYLES, GCG_DIR, corner_error, render_scene, synthetic_game, tile_image
 
 RULES = Rules.scrabble("en")
 CELL = 40
@@ -180,6 +180,7 @@ def test_a_letterless_cell_off_the_moves_line_is_left_out_of_a_photo_that_holds_
     assert _without_strays(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, other)), board, RULES) is None
 
 
+@pytest.mark.skipif(not GCG_DIR.is_dir(), reason=f"needs the woogles records in {GCG_DIR}")
 def test_a_photo_whose_grid_was_found_cells_off_is_located_again_from_its_lines():
     """Classic development game 0, photo 11: the board's colours put the grid 2.3 cells off (every tile
     seemed moved, the photo "covered"), and the photo before a two-move photo then showed nothing to order

@@ -14,7 +14,7 @@ from engine.squares import Square
 from vision.profile import load_profile
 from vision.reader import BoardReader
 from vision.replay import _board_shift, _plausible_reading
-from vision.synthetic import corner_error, synthetic_game
+from vision.synthetic import GCG_DIR, corner_error, synthetic_game
 
 N = 15
 
@@ -54,6 +54,7 @@ def test_a_grid_on_the_played_tiles_needs_no_shift_and_a_board_that_shows_none_g
     assert _board_shift(scattered, hidden, played) is None
 
 
+@pytest.mark.skipif(not GCG_DIR.is_dir(), reason=f"needs the woogles records in {GCG_DIR}")
 def test_a_covered_photo_whose_grid_was_found_a_cell_off_is_read_on_the_grid_moved_back():
     """Tournament development game 101, photo 22: a hand over the board and the grid found a cell off
     (every tile seemed moved, nothing of the photo trusted), so the two moves the next photo showed were

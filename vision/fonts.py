@@ -30,7 +30,7 @@ from vision.classifier import LetterClassifier
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"),
              Path("/usr/share/fonts/truetype/freefont"))
 #: Tile fonts are bold sans faces mostly; a serif and a mono face widen what "an A" looks like.
-#: Missing files are skipped (fonts-dejavu-core is always there; fonts-liberation, fonts-freefont-ttf add the rest).
+#: The bootstrap installs all three families (device/data/debian-packages.txt); missing files are skipped here.
 FONT_FILES = ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf",
               "DejaVuSansMono-Bold.ttf", "LiberationSans-Bold.ttf", "LiberationSans-Regular.ttf",
               "LiberationSerif-Bold.ttf", "LiberationSansNarrow-Bold.ttf", "FreeSansBold.ttf", "FreeSerifBold.ttf")

@@ -160,29 +160,28 @@ _FONTS = ("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf", "DejaVuSansCondensed
 def _font_paths() -> tuple[str, ...]:
     from vision.fonts import FONT_DIRS
 
-    found = tuple(str(d / f) for f in _FONTS for d in FONT_DIRS if (d / f).is_file())
-    return found
+    found = {f: str(d / f) for f in _FONTS for d in FONT_DIRS if (d / f).is_file()}
+    missing = [f for f in _FONTS if f not in found]
+    if missing:
+        # Drawn with fewer fonts the same seed gives another scene, and the scene set's figures no longer hold.
+        raise FileNotFoundError(f"synthetic scenes need the fonts {', '.join(missing)} in "
+                                f"{' or '.join(map(str, FONT_DIRS))}: apt-get install fonts-dejavu-core "
+                                "fonts-liberation fonts-freefont-ttf (python3 device/bootstrap.py setup does)")
+    return tuple(found[f] for f in _FONTS)
 
 
 @functools.cache
 def _glyph(text: str, font_index: int, size: int) -> np.ndarray:
     """Coverage mask (float32 0..1) of ``text`` drawn in one of the tile fonts, tight box."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame.freetype  # noqa: PLC0415 - only needed to draw letters
+    import pygame.surfarray  # noqa: PLC0415
+
+    pygame.freetype.init()
     fonts = _font_paths()
-    if fonts:
-        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        import pygame.freetype  # noqa: PLC0415 - only needed to draw letters
-
-        pygame.freetype.init()
-        font = pygame.freetype.Font(fonts[font_index % len(fonts)], size)
-        surf, _ = font.render(text, fgcolor=(255, 255, 255), bgcolor=(0, 0, 0))
-        import pygame.surfarray  # noqa: PLC0415
-
-        mask = pygame.surfarray.array3d(surf)[..., 0].T.astype(np.float32) / 255.0
-    else:  # no TrueType font installed: OpenCV's own stroke font
-        (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, size / 30, max(1, size // 12))
-        canvas = np.zeros((h + base + 4, w + 4), np.uint8)
-        cv2.putText(canvas, text, (2, h + 2), cv2.FONT_HERSHEY_DUPLEX, size / 30, 255, max(1, size // 12))
-        mask = canvas.astype(np.float32) / 255.0
+    font = pygame.freetype.Font(fonts[font_index % len(fonts)], size)
+    surf, _ = font.render(text, fgcolor=(255, 255, 255), bgcolor=(0, 0, 0))
+    mask = pygame.surfarray.array3d(surf)[..., 0].T.astype(np.float32) / 255.0
     ys, xs = np.nonzero(mask > 0.05)
     if len(ys) == 0:
         return np.zeros((1, 1), np.float32)
