@@ -519,15 +519,14 @@ class BoardReader:
         offset = WARP_MARGIN * CELL_PX - pad  # of a cell's crop in the canonical picture, beyond col/row * CELL_PX
         line = None
         if len(squares) > _WHOLE_WARP_FROM:
-            whole = geom.warp(frame, CELL_PX, WARP_MARGIN)
+            whole = _RowStrips(frame, to_canon, squares, CELL_PX, size, offset, int(round((geom.grid + 1) * CELL_PX)))
         elif len(squares) >= 2:
             line = _line_crops(frame, to_canon, [(sq.row, sq.col) for sq in squares], CELL_PX, size, offset, gains)
         crops, from_whole = [], []
         for i, sq in enumerate(squares):
             x0, y0 = offset + sq.col * CELL_PX, offset + sq.row * CELL_PX
             if whole is not None and x0 >= 0 and y0 >= 0:
-                ix, iy = int(round(x0)), int(round(y0))
-                crop = whole[iy : iy + size, ix : ix + size]
+                crop = whole.crop(sq, int(round(x0)), int(round(y0)))
                 from_whole.append(i)
             elif line is not None:
                 crop = line[i]
@@ -536,7 +535,7 @@ class BoardReader:
                 if gains is not None:
                     crop = colour.apply_gains(crop, gains)
             crops.append(crop)
-        if whole is not None and whole.ndim == 3 and from_whole:
+        if whole is not None and frame.ndim == 3 and from_whole:
             crops = self._balanced_grey(crops, from_whole, gains)
         # The glyphs of all tiles cut at once (the same glyphs as one by one, in less time).
         known = extracted or {}
@@ -660,6 +659,41 @@ def _quarter_turned(image: np.ndarray, turns: int) -> np.ndarray:
     if turns % 4 == 0:
         return np.ascontiguousarray(image)
     return cv2.rotate(image, (cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE)[turns % 4 - 1])
+
+
+class _RowStrips:
+    """The crops of many cells cut from the canonical picture of the whole grid (``side`` pixels square), warping
+    only the strips of it that hold them: per row of cells, the span from its first to its last wanted cell, when
+    that is less than the whole picture (a board half full), else the whole picture. A strip starts at a whole pixel
+    of the picture, so its pixels are the picture's (the same sampling, up to the last bit of the homography's
+    arithmetic)."""
+
+    def __init__(self, frame: np.ndarray, to_canon: np.ndarray, squares: Sequence[Square], px: int, size: int,
+                 offset: float, side: int) -> None:
+        spans: dict[int, tuple[int, int]] = {}
+        for sq in squares:
+            lo, hi = spans.get(sq.row, (sq.col, sq.col))
+            spans[sq.row] = (min(lo, sq.col), max(hi, sq.col))
+        self._size = size
+        self._strips: dict[int, tuple[int, np.ndarray]] = {}
+        self._whole: np.ndarray | None = None
+        if sum((hi - lo) * px + size for lo, hi in spans.values()) * size >= side * side:
+            self._whole = cv2.warpPerspective(frame, to_canon, (side, side), flags=cv2.INTER_LINEAR,
+                                              borderMode=cv2.BORDER_REPLICATE)
+            return
+        for row, (lo, hi) in spans.items():
+            x0, y0 = int(round(offset + lo * px)), int(round(offset + row * px))
+            shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+            strip = cv2.warpPerspective(frame, shift @ to_canon, ((hi - lo) * px + size, size),
+                                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            self._strips[row] = (x0, strip)
+
+    def crop(self, square: Square, x: int, y: int) -> np.ndarray:
+        """The ``size`` x ``size`` crop whose corner is at (x, y) of the whole picture, for a wanted square."""
+        if self._whole is not None:
+            return self._whole[y : y + self._size, x : x + self._size]
+        x0, strip = self._strips[square.row]
+        return strip[:, x - x0 : x - x0 + self._size]
 
 
 def _cell_crop(frame: np.ndarray, to_canon: np.ndarray, row: int, col: int, px: int, size: int,
