@@ -28,8 +28,9 @@ def _crops(frame: np.ndarray, corners: np.ndarray, grid: int, squares: list[Squa
 
 def _synthetic_crops() -> list[np.ndarray]:
     out = []
-    for seed, style in enumerate(STYLES):
-        scene = render_scene(300 + seed, style=style, hand=False)
+    # Two scenes per style: without ../shared's photos these alone give the 150 lettered tiles asked for below.
+    for seed in range(2 * len(STYLES)):
+        scene = render_scene(300 + seed, style=STYLES[seed % len(STYLES)], hand=False)
         rows = scene.truth.rows
         squares = [Square(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
         out += _crops(scene.image, scene.truth.corners, scene.truth.grid, squares)
