@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import queue
 import select
@@ -299,13 +300,14 @@ def _loop(session: TimerSession, args: argparse.Namespace, events: queue.Queue[B
     started = time.monotonic()
     if args.until_expiry:
         started = process_start(started)
+    started = _whole_ms(started, up=True)
     session.start(started)
     stdin_open = not args.until_expiry or terminal
     shown = ""
     if not live and not args.until_expiry:
         out.write(session.status(started) + "\n")
     while not session.done:
-        now = time.monotonic()
+        now = _whole_ms(time.monotonic(), up=False)
         for event in session.tick(now):
             if not live and event.kind is not ClockEventKind.WARNING:
                 out.write(f"P{event.player + 1}: time is up ({event.kind.value})\n")
@@ -344,6 +346,13 @@ def _loop(session: TimerSession, args: argparse.Namespace, events: queue.Queue[B
     if live:
         out.write("\n")
     return 0
+
+
+def _whole_ms(seconds: float, *, up: bool) -> float:
+    """``seconds`` on a whole millisecond: the clocks count whole ones and round to the nearest, so a start
+    rounded up and readings rounded down keep a clock from calling time up to a millisecond before real time."""
+    ms = math.ceil(seconds * 1000) if up else math.floor(seconds * 1000)
+    return ms / 1000
 
 
 def _ms_to_expiry(session: TimerSession, now: float) -> int:
