@@ -230,12 +230,20 @@ def _cut(grey: np.ndarray, dark: np.ndarray, ink_of: np.ndarray, labels: np.ndar
     ``ink_of`` the soft ink of each grey level (:func:`_soft_ink`)."""
     mask = (labels == main).view(np.uint8)
     mx, my, mw, mh, _ = stats[main]
-    x0, y0, x1, y1 = mx, my, mx + mw, my + mh  # the box of everything kept
     marks = 0
     blob = (slice(my, my + mh), slice(mx, mx + mw))
     # Core ink (soft ink above 0.6) is the grey levels below the first that has less (soft ink falls with the
     # level).
-    split = _split_merged_marks((grey[blob] < np.count_nonzero(ink_of > 0.6)) & mask[blob].view(bool))
+    core_level = np.count_nonzero(ink_of > 0.6)
+    core = (grey[blob] < core_level) & mask[blob].view(bool)
+    letter_box = _without_merged_digit(core, mask[blob])
+    if letter_box is not None:
+        lx, ly, mw, mh = letter_box
+        mx, my = mx + lx, my + ly
+        blob = (slice(my, my + mh), slice(mx, mx + mw))
+        core = (grey[blob] < core_level) & mask[blob].view(bool)
+    x0, y0, x1, y1 = mx, my, mx + mw, my + mh  # the box of everything kept
+    split = _split_merged_marks(core)
     if split:
         # Umlaut dots that touch the letter: the letter starts below the gap.
         marks = 1
@@ -446,6 +454,52 @@ def _stroke_width(mask: np.ndarray) -> float:
     ridge = dist[dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))]
     ridge = ridge[ridge > 0]
     return 2.0 * float(np.median(ridge)) if ridge.size else 1.0
+
+
+def _without_merged_digit(core: np.ndarray, mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    """Take a value digit that a blurred photo ran into the letter off ``mask`` (the blob's box, changed in
+    place) and give the letter's box (x, y, width, height) within it; None when no digit is merged.
+
+    The letter's body is the largest piece of the darker half of its ink (``core``) with strokes thinner than
+    3 px opened away: a digit's strokes and the bridge to it are thinner than a letter's. The digit is what
+    is left low and to the right of the body, starting at or beyond its right edge (a Q's tail starts inside
+    the ring) and below its top third. Each pixel of the blob goes to the nearer of letter and digit.
+    """
+    # A digit that reaches below the letter's foot holds the blob's last row alone: most blobs stop here.
+    if np.argmax(mask[-1]) < 0.6 * mask.shape[1]:
+        return None
+    opened = cv2.morphologyEx(core.view(np.uint8), cv2.MORPH_OPEN, _SQUARE_3)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    if n < 2:
+        return None
+    body = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    lx, ly, lw, lh, _ = stats[body].tolist()
+    if lh < 0.6 * core.shape[0] or lx + lw >= core.shape[1]:
+        return None
+    letter = (labels == body).view(np.uint8)
+    rest = core & ~cv2.dilate(letter, _SQUARE_3).view(bool)
+    n, pieces, stats, cents = cv2.connectedComponentsWithStats(rest.view(np.uint8), connectivity=8)
+    digit = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i].tolist()
+        digit[i] = (area >= 3 and x >= lx + 0.85 * lw and y >= ly + 0.3 * lh and cents[i][1] > ly + 0.55 * lh
+                    and bh < 0.6 * lh and bw < 0.6 * lh)
+    if not digit.any():
+        return None
+    # Nearness by distance to each side's ink: the bridge between them is shared out.
+    to_letter = cv2.distanceTransform(1 - letter, cv2.DIST_L2, 3)
+    to_digit = cv2.distanceTransform((~digit[pieces]).view(np.uint8), cv2.DIST_L2, 3)
+    taken = (to_digit < to_letter) & mask.view(bool)
+    rows = np.flatnonzero(taken.any(axis=1))
+    # The digit with its fainter ink reaches below the letter's foot (the end of an E's bar does not).
+    if rows[-1] + 1 <= ly + lh + max(1.0, 0.1 * lh) or rows[-1] - rows[0] + 1 >= 0.7 * lh:
+        return None
+    mask[taken] = 0
+    ys, xs = np.nonzero(mask)
+    if not ys.size:
+        return None
+    x0, y0 = int(xs.min()), int(ys.min())
+    return x0, y0, int(xs.max()) - x0 + 1, int(ys.max()) - y0 + 1
 
 
 def _split_merged_marks(core: np.ndarray) -> int:
