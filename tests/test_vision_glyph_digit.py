@@ -78,6 +78,7 @@ def test_letters_without_a_digit_at_their_foot_are_never_cut(monkeypatch):
               for digit, overlap in ((None, 0), ("8", -4), ("1", 0)) for turns in (1, 2, 3)]
     for crop in crops:
         cut, whole = glyphs.extract(crop, CELL_PX), uncut(crop, monkeypatch)
+        assert cut.image is not None and whole.image is not None
         assert cut.height == whole.height and np.array_equal(cut.image, whole.image)
 
 
