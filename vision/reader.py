@@ -591,8 +591,12 @@ class BoardReader:
             similarity = guess.top[0][1]
             if len(self._similarities) >= _TYPICAL_FROM and similarity < self._similarities.median() \
                     - _TURNED_GAP and reading.glyph.image is not None:
+                # The turns are read without marks (dots above an upright letter are beside a turned one): so
+                # they must beat the upright letter read without them too, or a tile edge taken for dots
+                # (E read with a mark penalty) makes a turned E, a W, win.
+                bar = max(similarity, self._unmarked_similarity(reading.glyph))
                 for other, turned_glyph in ahead[i] if i in ahead else self._turns_of([reading.glyph])[0]:
-                    if other.top[0][1] > best[0].top[0][1] + _TURNED_GAP:
+                    if other.top[0][1] > max(bar, best[0].top[0][1]) + _TURNED_GAP:
                         best = (other, turned_glyph)
             self._similarities.add(best[0].top[0][1])
             out.append(best)
@@ -610,6 +614,13 @@ class BoardReader:
                 out.append(i)
             similarities.add(similarity)
         return out
+
+    def _unmarked_similarity(self, glyph: glyphs.Glyph) -> float:
+        """The best letter's similarity to ``glyph`` read as having no marks."""
+        if not glyph.marks or glyph.image is None:
+            return -np.inf
+        guess = self.classifier.classify(glyphs.Glyph(glyph.image, glyph.contrast, glyph.height, 0))
+        return -np.inf if guess is None else guess.top[0][1]
 
     def _turns_of(self, glyph_list: list[glyphs.Glyph]) -> list[list[tuple[LetterGuess, glyphs.Glyph]]]:
         """Per glyph, (guess, glyph) of it turned one, two and three quarter turns (its marks not counted), all

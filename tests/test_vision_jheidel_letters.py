@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Letters on the jheidel room photos (phone photos of a board on carpet; skipped without ../shared/data),
+checked against the final board read by eye (tests/data/jheidel/truth.toml): a tile once laid stays, so
+every tile on every photo has its final letter."""
+
+import tomllib
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.rules import Rules
+from vision.profile import load_profile
+from vision.reader import BoardReader, load_frame
+
+TRUTH = Path(__file__).parent / "data" / "jheidel" / "truth.toml"
+JHEIDEL = Path(__file__).resolve().parents[2] / "shared" / "data" / "photos" / "jheidel"
+pytestmark = pytest.mark.skipif(not JHEIDEL.is_dir(), reason=f"needs the jheidel photos in {JHEIDEL}")
+
+
+@cache
+def final_rows() -> np.ndarray:
+    return np.array([list(row) for row in tomllib.loads(TRUTH.read_text(encoding="utf-8"))["final"]["rows"]])
+
+
+def read_against_truth(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The photo read from scratch, and the final board turned to the corner the reading took for A1."""
+    reader = BoardReader(load_profile("classic-scrabble"), Rules.scrabble("en").tileset)
+    rows = reader.read(load_frame(JHEIDEL / "game2015" / name)).to_text().splitlines()
+    got = np.array([list(row) for row in rows])
+    assert got.shape == (15, 15), name
+    truth = max((np.rot90(final_rows(), k) for k in range(4)), key=lambda t: int(((t == got) & (got != ".")).sum()))
+    return got, truth
+
+
+def test_the_final_board_is_read_letter_for_letter():
+    got, truth = read_against_truth("IMG_20151016_170803.jpg")
+    assert ((truth != ".") == ~np.isin(got, [".", "~"])).all()
+    # X, Q and M among them: blur runs their value digits into them (X read K, Q read F, M read W before).
+    wrong = [(int(r), int(c), str(truth[r, c]), str(got[r, c])) for r, c in zip(*np.nonzero(truth != "."), strict=True)
+             if truth[r, c] != got[r, c]]
+    assert wrong == []
+
+
+def test_a_tile_edge_taken_for_dots_does_not_make_a_turned_letter_win():
+    # A small, blurred board: the edge above some E tiles is taken for dots, and a dotted E is read less like E
+    # than a turned E (without dots) is like W; the E must stay.
+    got, truth = read_against_truth("IMG_20151016_170755.jpg")
+    es = (truth == "E") & (got != ".")
+    assert es.sum() >= 6 and (got[es] == "E").all()
