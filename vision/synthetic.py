@@ -166,7 +166,8 @@ def _font_paths() -> tuple[str, ...]:
         # Drawn with fewer fonts the same seed gives another scene, and the scene set's figures no longer hold.
         raise FileNotFoundError(f"synthetic scenes need the fonts {', '.join(missing)} in "
                                 f"{' or '.join(map(str, FONT_DIRS))}: apt-get install fonts-dejavu-core "
-                                "fonts-liberation fonts-freefont-ttf (python3 device/bootstrap.py setup does)")
+                                "fonts-dejavu-extra fonts-liberation fonts-freefont-ttf "
+                                "(python3 device/bootstrap.py setup does)")
     return tuple(found[f] for f in _FONTS)
 
 
