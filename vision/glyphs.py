@@ -28,6 +28,8 @@ _PIECE_GAP = 0.1
 _EDGE_THIN, _EDGE_NEAR = 0.1, 0.08
 #: The width of the outline round a tile (cells), inside which a letter run into it is looked for.
 _EDGE_RIM = 0.15
+#: Ink contrast below which a tile shows no letter at all (a blank, or no tile).
+NO_INK = 0.3
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
         centre = grey[c0:c1, c0:c1]
         ink_level, background = _percentiles(centre, (3, 85))
     contrast = (background - ink_level) / max(background, 1.0)
-    if contrast < 0.3:
+    if contrast < NO_INK:
         return Glyph(None, contrast, 0.0)
     otsu, _ = cv2.threshold(centre, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     min_area = _min_area(h, w)
@@ -139,8 +141,8 @@ def _extract_stack(stack: np.ndarray, cell_px: int) -> list[Glyph]:
         flipped = np.cumsum(np.diff(cumulative[inverted], axis=1, prepend=0)[:, ::-1], axis=1)
         ink_level[inverted], background[inverted] = _percentiles_cumulative(flipped, size, (3, 85)).T
     contrast = (background - ink_level) / np.maximum(background, 1.0)
-    out = {i: Glyph(None, c, 0.0) for i, c in enumerate(contrast.tolist()) if c < 0.3}
-    todo = np.flatnonzero(contrast >= 0.3)
+    out = {i: Glyph(None, c, 0.0) for i, c in enumerate(contrast.tolist()) if c < NO_INK}
+    todo = np.flatnonzero(contrast >= NO_INK)
     if not todo.size:
         return [out[i] for i in range(count)]
     otsu = np.array([cv2.threshold(stack[i, c0:c1, c0:c1], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]

@@ -386,6 +386,7 @@ class BoardReader:
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
                   if state[sq.row][sq.col] == tile]
         tiles = self.read_tiles(frame, geom, wanted, gains=gains, extracted=extracted) if wanted else {}
+        occ, tiles = self._at_most_the_sets_blanks(occ, tiles)
         if hidden and not status & ReadingStatus.COVERED:
             # A clearly read letter is a tile whatever its colour says (a cell at the edge of a slightly
             # misplaced grid mixes in its neighbour's colour); a hand shows no clear letter.
@@ -395,6 +396,26 @@ class BoardReader:
         if not status & ReadingStatus.COVERED:
             self._last_tiles = occ.state == occupancy.CellState.TILE
         return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0, gains)
+
+    def _at_most_the_sets_blanks(self, occ: occupancy.Occupancy, tiles: dict[Square, TileReading]
+                                 ) -> tuple[occupancy.Occupancy, dict[Square, TileReading]]:
+        """The occupancy and tiles with no more tiles showing no ink than the tile set has blanks.
+
+        The pale squares of a classic board can take the tiles' colour (near the camera, in a light cast):
+        such squares are kept as tiles only up to the set's blanks, the most even first (a blank is a plain
+        tile, a square shows its print and grid lines at its edge), and the rest are empty. A tile with ink
+        whose letter could not be cut stays a tile.
+        """
+        inkless = [sq for sq, tile in tiles.items() if tile.is_blank and tile.glyph.contrast < glyphs.NO_INK]
+        if len(inkless) <= self.tileset.blanks:
+            return occ, tiles
+        inkless.sort(key=lambda sq: tiles[sq].glyph.contrast)
+        state, margin, tiles = occ.state.copy(), occ.margin.copy(), dict(tiles)
+        for sq in inkless[self.tileset.blanks :]:
+            state[sq.row, sq.col] = occupancy.CellState.EMPTY
+            margin[sq.row, sq.col] = 0.0  # undecided: its colour said tile
+            del tiles[sq]
+        return occupancy.Occupancy(state=state, anomaly=occ.anomaly, margin=margin), tiles
 
     def _occupancy(self, frame: np.ndarray, geom: Geometry,
                    gains: np.ndarray) -> tuple[occupancy.Occupancy, np.ndarray]:
