@@ -191,7 +191,7 @@ def run_jheidel() -> None:
           f"(truth turned {best} quarter turns)")
     # Every photo of the game where the grid is in view, read from scratch: a tile once laid stays, so each
     # tile read must have the final board's letter.
-    agreeing = read_tiles = 0
+    agreeing = read_tiles = phantoms = 0
     for photo in truth_file["photos"]:
         if not photo["file"].startswith("game2015/") or not photo["grid_in_view"]:
             continue
@@ -204,9 +204,10 @@ def run_jheidel() -> None:
         turned_truth = max((np.rot90(truth, k) for k in range(4)), key=lambda t: int(((t == got) & (got != ".")).sum()))
         read = ~np.isin(got, [".", "~"]) & (turned_truth != ".")
         read_tiles += int(read.sum())
+        phantoms += int((~np.isin(got, [".", "~"]) & (turned_truth == ".")).sum())
         agreeing += int((got[read] == turned_truth[read]).sum())
     print(f"  every game photo with the grid in view read from scratch: {agreeing}/{read_tiles} tiles read have the "
-          "final board's letter")
+          f"final board's letter; {phantoms} tiles read on squares empty on the final board")
 
 
 def cells_agreeing(truth: np.ndarray, rows: list[str]) -> tuple[int, int, int]:
