@@ -102,7 +102,9 @@ def test_features_of_a_stack_are_the_features_of_each_glyph(crops):
     for stack in (images, np.rot90(images, 1, axes=(1, 2)), images[:1],
                   np.random.default_rng(5).random((40, glyphs.GLYPH_PX, glyphs.GLYPH_PX), np.float32)):
         one_by_one = np.stack([glyphs.features(np.ascontiguousarray(image)) for image in stack])
-        assert np.array_equal(glyphs.features_many(stack), one_by_one)
+        # Equal on x86-64; on arm64 (the arm64 proof, systemd/arm64-proof.sh: numpy 1.26) the float32 sums
+        # differ in the last bit now and then.
+        np.testing.assert_allclose(glyphs.features_many(stack), one_by_one, rtol=1e-5, atol=1e-7)
 
 
 def test_the_similarity_window_gives_the_median_of_its_last_values():
