@@ -11,7 +11,7 @@ result is a fixed-size, aspect-preserving glyph image: what the classifiers see.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -41,6 +41,8 @@ class Glyph:
     height: float
     #: 1 when separate marks sit above the letter (umlaut dots, rings, accents; two dots may merge), else 0.
     marks: int = 0
+    #: Where the letter's box centre lies from the crop's centre, (x, y) in cells; None where not measured.
+    offset: tuple[float, float] | None = field(default=None, compare=False)
 
     @property
     def is_blank(self) -> bool:
@@ -289,7 +291,9 @@ def _cut(grey: np.ndarray, dark: np.ndarray, ink_of: np.ndarray, labels: np.ndar
     oy, ox = (side - (y1 - y0)) // 2, (side - (x1 - x0)) // 2
     canvas = cv2.copyMakeBorder(box, oy, side - oy - (y1 - y0), ox, side - ox - (x1 - x0), cv2.BORDER_CONSTANT, value=0)
     image = cv2.resize(canvas, (GLYPH_PX, GLYPH_PX), interpolation=cv2.INTER_AREA)
-    return Glyph(image, contrast, mh / cell_px, marks)
+    h, w = grey.shape
+    offset = ((mx + mw / 2 - w / 2) / cell_px, (my + mh / 2 - h / 2) / cell_px)
+    return Glyph(image, contrast, mh / cell_px, marks, offset)
 
 
 _SQUARE_3 = np.ones((3, 3), np.uint8)

@@ -53,6 +53,12 @@ _CHANGED_SHARE = 0.2
 _CLEAR_MARGIN = 0.4
 #: Cells whose colours make a state's look at a cell that was not in it.
 _NEAREST = 5
+#: Letters sit on the tiles' tops, a tile's height above the board: seen at an angle, they lie off their
+#: cells' centres in the board's picture, by up to a quarter of a cell on photos taken low (jheidel), by
+#: 0.06 at most on photos from above. Where the fitted shift reaches _PARALLAX_FROM somewhere on the
+#: board (at least _PARALLAX_TILES letters measured), the crops follow it; a fit off by more than
+#: _PARALLAX_MOST at a grid corner is not believed (see BoardReader._fit_tile_shift).
+_PARALLAX_FROM, _PARALLAX_TILES, _PARALLAX_MOST = 0.12, 12, 0.4
 #: Lab lightness counts half (shadows and exposure move it most), as in vision.occupancy.
 _COLOUR_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 
@@ -199,6 +205,9 @@ class BoardReader:
         self._last_tiles: np.ndarray | None = None  # the tile mask of the last reading, board coordinates
         self._similarities = _Window(_TYPICAL_OVER)  # how much the last tiles read looked like their letters
         self._last_clear: _LastClear | None = None
+        #: The grid the letters' shift was measured on and the shift: an affine map of its canonical picture
+        #: (CELL_PX, WARP_MARGIN) taking a cell's centre to where its letter lies.
+        self._tile_shift: tuple[Geometry, np.ndarray] | None = None
         n = profile.grid
         self._codes = [["*" if Square(r, c) == self.layout.centre else self.layout.premium(Square(r, c)).value
                         for c in range(n)] for r in range(n)]
@@ -523,12 +532,15 @@ class BoardReader:
 
     def read_tiles(self, frame: np.ndarray, geom: Geometry, squares: Iterable[Square], *,
                    gains: np.ndarray | None = None, classify: bool = True,
-                   extracted: dict[Square, TileReading] | None = None) -> dict[Square, TileReading]:
+                   extracted: dict[Square, TileReading] | None = None,
+                   refit: bool = True) -> dict[Square, TileReading]:
         """Read only these cells of ``frame`` (white-balanced by ``gains``; None: it already is); the glyphs of
         ``extracted`` (cut out of the same frame on the same grid) are taken as they are.
 
         A few cells are warped one by one (a line of them as one box), so a move costs only its own tiles;
-        many cells (a full board) share one warp of the whole grid.
+        many cells (a full board) share one warp of the whole grid. A full board also measures where its
+        letters lie on their cells (:meth:`_fit_tile_shift`); when that moved them, it is read again with
+        crops that follow them (``refit``: whether it may).
         """
         out = {}
         shapes: dict[Square, np.ndarray | None] = {}  # the print of tiles that may be arrow tiles
@@ -537,6 +549,9 @@ class BoardReader:
         size = int(round(CELL_PX + 2 * pad))
         whole = None
         to_canon = geom.to_canonical(CELL_PX, WARP_MARGIN)
+        shift = self._tile_shift[1] if self._tile_shift is not None and self._tile_shift[0] is geom else None
+        if shift is not None:
+            to_canon = np.linalg.inv(shift) @ to_canon
         offset = WARP_MARGIN * CELL_PX - pad  # of a cell's crop in the canonical picture, beyond col/row * CELL_PX
         line = None
         if len(squares) > _WHOLE_WARP_FROM:
@@ -562,6 +577,11 @@ class BoardReader:
         known = extracted or {}
         todo = [i for i, sq in enumerate(squares) if sq not in known]
         cut = dict(zip(todo, glyphs.extract_many([crops[i] for i in todo], CELL_PX), strict=True))
+        if whole is not None and classify and refit:
+            moved = self._fit_tile_shift([(sq, cut[i]) for i, sq in enumerate(squares) if i in cut], geom.grid)
+            if moved is not None:
+                self._tile_shift = (geom, moved if shift is None else shift @ moved)
+                return self.read_tiles(frame, geom, squares, gains=gains, refit=False)
         for i, (sq, crop) in enumerate(zip(squares, crops, strict=True)):
             out[sq] = TileReading(sq, cut[i] if i in cut else known[sq].glyph, None)
             if classify and self.classifier.reads_arrows and not out[sq].glyph.is_blank:
@@ -576,6 +596,44 @@ class BoardReader:
             out[reading.square] = TileReading(reading.square, reading.glyph if guess is None else guess[1],
                                               guess[0] if guess is not None else None)
         return out
+
+    @staticmethod
+    def _fit_tile_shift(cut: list[tuple[Square, glyphs.Glyph]], grid: int) -> np.ndarray | None:
+        """The affine map of the canonical picture taking each cell's centre to where its letter lies, fitted
+        to the letters (least squares, then again without those far off it: a letter read badly), or None
+        when the letters sit on their cells (nowhere on them off by _PARALLAX_FROM).
+
+        The shift changes across the board (most near the camera), but tiles in a few rows or columns only,
+        or a fit that runs off beyond them (more than _PARALLAX_MOST at a corner of the grid), cannot tell how:
+        then one offset for all, the letters' median.
+        """
+        measured = [(sq, g.offset) for sq, g in cut if g.offset is not None and not g.is_blank]
+        if len(measured) < _PARALLAX_TILES:
+            return None
+        centres = np.array([[(WARP_MARGIN + sq.col + 0.5) * CELL_PX, (WARP_MARGIN + sq.row + 0.5) * CELL_PX, 1.0]
+                            for sq, _ in measured])
+        offsets = np.array([off for _, off in measured]) * CELL_PX
+        keep = np.ones(len(measured), bool)
+        rows, cols = {sq.row for sq, _ in measured}, {sq.col for sq, _ in measured}
+        spread = min(max(rows) - min(rows), max(cols) - min(cols)) >= grid / 3
+        corners = np.array([[(WARP_MARGIN + x) * CELL_PX, (WARP_MARGIN + y) * CELL_PX, 1.0]
+                            for x in (0, grid) for y in (0, grid)])
+        coef = np.zeros((3, 2))
+        for _ in range(2):
+            if spread:
+                coef, *_ = np.linalg.lstsq(centres[keep], offsets[keep], rcond=None)
+            if not spread or np.hypot(*(corners @ coef).T).max() > _PARALLAX_MOST * CELL_PX:
+                coef = np.zeros((3, 2))
+                coef[2] = np.median(offsets[keep], axis=0)
+            residual = np.hypot(*(centres @ coef - offsets).T)
+            keep = residual <= 3 * np.median(residual) + 0.05 * CELL_PX
+            if keep.sum() < _PARALLAX_TILES:
+                return None
+        if np.hypot(*(centres @ coef).T).max() < _PARALLAX_FROM * CELL_PX:
+            return None
+        moved = np.eye(3)
+        moved[:2] += coef.T
+        return moved
 
     @staticmethod
     def _balanced_grey(crops: list[np.ndarray], mine: list[int], gains: np.ndarray | None) -> list[np.ndarray]:
