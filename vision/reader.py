@@ -59,6 +59,8 @@ _NEAREST = 5
 #: board (at least _PARALLAX_TILES letters measured), the crops follow it; a fit off by more than
 #: _PARALLAX_MOST at a grid corner is not believed (see BoardReader._fit_tile_shift).
 _PARALLAX_FROM, _PARALLAX_TILES, _PARALLAX_MOST = 0.12, 12, 0.4
+#: Only the letters the shift moves this far are cut again (the crops reach CROP_PAD beyond the cells).
+_PARALLAX_AGAIN = 0.1
 #: Lab lightness counts half (shadows and exposure move it most), as in vision.occupancy.
 _COLOUR_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 
@@ -581,7 +583,12 @@ class BoardReader:
             moved = self._fit_tile_shift([(sq, cut[i]) for i, sq in enumerate(squares) if i in cut], geom.grid)
             if moved is not None:
                 self._tile_shift = (geom, moved if shift is None else shift @ moved)
-                return self.read_tiles(frame, geom, squares, gains=gains, refit=False)
+                centres = np.array([[(WARP_MARGIN + sq.col + 0.5) * CELL_PX, (WARP_MARGIN + sq.row + 0.5) * CELL_PX, 1]
+                                    for sq in squares], np.float64)
+                far = np.hypot(*((centres @ moved.T) - centres)[:, :2].T) >= _PARALLAX_AGAIN * CELL_PX
+                again = self.read_tiles(frame, geom, [sq for sq, f in zip(squares, far, strict=True) if f],
+                                        gains=gains, classify=False, refit=False)
+                cut.update({i: again[sq].glyph for i, sq in enumerate(squares) if sq in again})
         for i, (sq, crop) in enumerate(zip(squares, crops, strict=True)):
             out[sq] = TileReading(sq, cut[i] if i in cut else known[sq].glyph, None)
             if classify and self.classifier.reads_arrows and not out[sq].glyph.is_blank:
