@@ -102,9 +102,10 @@ def test_features_of_a_stack_are_the_features_of_each_glyph(crops):
     for stack in (images, np.rot90(images, 1, axes=(1, 2)), images[:1],
                   np.random.default_rng(5).random((40, glyphs.GLYPH_PX, glyphs.GLYPH_PX), np.float32)):
         one_by_one = np.stack([glyphs.features(np.ascontiguousarray(image)) for image in stack])
-        # Equal on x86-64; on arm64 (the arm64 proof, systemd/arm64-proof.sh: numpy 1.26) the float32 sums
-        # differ in the last bit now and then.
-        np.testing.assert_allclose(glyphs.features_many(stack), one_by_one, rtol=1e-5, atol=1e-7)
+        # Equal on x86-64. On arm64 (the arm64 proof, systemd/arm64-proof.sh: numpy 1.26, OpenCV's own Sobel)
+        # a gradient can come out 1e-8 where the other gives 0, and the histograms' square root lifts that
+        # to some 5e-4 of a feature; a binning or pooling mistake moves features by 1e-2 and more.
+        np.testing.assert_allclose(glyphs.features_many(stack), one_by_one, rtol=1e-5, atol=2e-3)
 
 
 def test_the_similarity_window_gives_the_median_of_its_last_values():
