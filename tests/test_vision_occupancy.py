@@ -68,6 +68,24 @@ def test_an_empty_board_shows_no_tile_though_its_premiums_carry_print(style):
     assert not (occ.state != occupancy.CellState.EMPTY).any(), np.argwhere(occ.state).tolist()
 
 
+SCRABSCRAP = Path(__file__).resolve().parents[2] / "shared" / "data" / "photos" / "scrabscrap"
+
+
+@pytest.mark.skipif(not SCRABSCRAP.is_dir(), reason=f"needs the ScrabScrap photos in {SCRABSCRAP}")
+@pytest.mark.parametrize("alteration", ["as taken", "bright", "noise8"])
+def test_the_dots_printed_around_premium_squares_are_no_letters_on_an_empty_board(alteration):
+    """ScrabScrap game03's first photo, the empty board, made brighter or noisier (vision.variants): the dots
+    printed beside its premium squares stood out from the plain green as a group of cells with more ink, and 19
+    of them were read as tiles, so the game's first photo was refused."""
+    from vision.variants import VARIANTS
+
+    frame = load_frame(SCRABSCRAP / "game03" / "image-1.jpg")
+    if alteration != "as taken":
+        frame = VARIANTS[alteration](frame)
+    reading = BoardReader(load_profile("scrabscrap"), Rules.scrabble("de").tileset).read(frame)
+    assert reading.occupancy is not None and not reading.occupied(), sorted(reading.occupied())
+
+
 def test_blanks_on_a_coloured_board_are_tiles_by_their_colour():
     rows = ["." * 15] * 7 + ["....hOUSe......"] + ["." * 15] * 7
     scene = render_scene(12, style="tournament", rows=rows, hand=False, shadow=False)
