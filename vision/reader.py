@@ -54,8 +54,8 @@ _CLEAR_MARGIN = 0.4
 #: Cells whose colours make a state's look at a cell that was not in it.
 _NEAREST = 5
 #: Letters sit on the tiles' tops, a tile's height above the board: seen at an angle, they lie off their
-#: cells' centres in the board's picture, by up to a quarter of a cell on photos taken low (jheidel), by
-#: 0.06 at most on photos from above. Where the fitted shift reaches _PARALLAX_FROM somewhere on the
+#: cells' centres in the board's picture, by up to a quarter of a cell on photos taken low (jheidel), less
+#: on photos from above. Where the fitted shift reaches _PARALLAX_FROM somewhere on the
 #: board (at least _PARALLAX_TILES letters measured), the crops follow it; a fit off by more than
 #: _PARALLAX_MOST at a grid corner is not believed (see BoardReader._fit_tile_shift).
 _PARALLAX_FROM, _PARALLAX_TILES, _PARALLAX_MOST = 0.12, 12, 0.4
@@ -541,8 +541,8 @@ class BoardReader:
 
         A few cells are warped one by one (a line of them as one box), so a move costs only its own tiles;
         many cells (a full board) share one warp of the whole grid. A full board also measures where its
-        letters lie on their cells (:meth:`_fit_tile_shift`); when that moved them, it is read again with
-        crops that follow them (``refit``: whether it may).
+        letters lie on their cells (:meth:`_fit_tile_shift`); where that moved them by _PARALLAX_AGAIN or more,
+        they are cut again from crops that follow them (``refit``: whether it may).
         """
         out = {}
         shapes: dict[Square, np.ndarray | None] = {}  # the print of tiles that may be arrow tiles
@@ -583,8 +583,7 @@ class BoardReader:
             moved = self._fit_tile_shift([(sq, cut[i]) for i, sq in enumerate(squares) if i in cut], geom.grid)
             if moved is not None:
                 self._tile_shift = (geom, moved if shift is None else shift @ moved)
-                centres = np.array([[(WARP_MARGIN + sq.col + 0.5) * CELL_PX, (WARP_MARGIN + sq.row + 0.5) * CELL_PX, 1]
-                                    for sq in squares], np.float64)
+                centres = _canonical_centres(squares)
                 far = np.hypot(*((centres @ moved.T) - centres)[:, :2].T) >= _PARALLAX_AGAIN * CELL_PX
                 again = self.read_tiles(frame, geom, [sq for sq, f in zip(squares, far, strict=True) if f],
                                         gains=gains, classify=False, refit=False)
@@ -617,8 +616,7 @@ class BoardReader:
         measured = [(sq, g.offset) for sq, g in cut if g.offset is not None and not g.is_blank]
         if len(measured) < _PARALLAX_TILES:
             return None
-        centres = np.array([[(WARP_MARGIN + sq.col + 0.5) * CELL_PX, (WARP_MARGIN + sq.row + 0.5) * CELL_PX, 1.0]
-                            for sq, _ in measured])
+        centres = _canonical_centres([sq for sq, _ in measured])
         offsets = np.array([off for _, off in measured]) * CELL_PX
         keep = np.ones(len(measured), bool)
         rows, cols = {sq.row for sq, _ in measured}, {sq.col for sq, _ in measured}
@@ -749,6 +747,13 @@ class _Window:
         other = _Window(self.size)
         other._values, other._sorted = self._values.copy(), list(self._sorted)
         return other
+
+
+def _canonical_centres(squares: Sequence[Square]) -> np.ndarray:
+    """(len(squares), 3) the squares' centres in the canonical picture of the grid (CELL_PX, WARP_MARGIN),
+    homogeneous."""
+    return np.array([[(WARP_MARGIN + sq.col + 0.5) * CELL_PX, (WARP_MARGIN + sq.row + 0.5) * CELL_PX, 1.0]
+                     for sq in squares], np.float64).reshape(-1, 3)
 
 
 def _quarter_turned(image: np.ndarray, turns: int) -> np.ndarray:
