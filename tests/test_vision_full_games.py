@@ -239,3 +239,19 @@ def test_a_photo_that_cannot_be_split_twice_in_a_row_is_taken_as_one_move_and_th
     assert forced is not None
     assert sorted((t.square, t.letter, t.blank) for t in forced.letter_tiles) == [
         (Square(0, 0), "I", False), (Square(3, 12), "?", True), (Square(8, 8), "X", False)]
+
+
+def test_a_board_moved_after_a_long_word_laid_across_a_short_one_keeps_its_squares():
+    """Synthetic tournament game 8002: after the first move (4 tiles), the board moves and a 7-letter word is
+    laid across it. Under a wrong quarter turn the long word covers the short one's squares too, so the tiles'
+    squares alone kept the wrong turn (the second move read as ZX.F + CP....O); the letters read before tell."""
+    game = synthetic_game(8002, style="tournament", moves=2)
+    reader = BoardReader(load_profile("scrabscrap"), game.rules.tileset)
+    first = reader.read(game.frames[0].image)
+    assert reader.locator.relocations == 1 and len(first.tiles) == 4
+    second = reader.read(game.frames[1].image)
+    assert reader.locator.relocations == 2, "the board moved between the moves: it is located again"
+    for sq, tile in first.tiles.items():
+        assert sq in second.tiles, f"{sq.name}: a tile of the first move is not where it was"
+        assert second.tiles[sq].guess.letter == tile.guess.letter
+    assert len(second.tiles) == 10

@@ -205,6 +205,12 @@ class BoardReader:
         self.turns: int | None = None
         self._turns_located = -1  # the locator's relocation count when ``turns`` was last decided
         self._last_tiles: np.ndarray | None = None  # the tile mask of the last reading, board coordinates
+        #: The letters read on the last reading's grid (board coordinates; by the reading or later, as a diff
+        #: reads a move's tiles), and the locator's relocation count at that reading: after a relocation the
+        #: letters tell apart turns that the tiles' squares cannot.
+        self._last_letters: dict[Square, str] = {}
+        self._last_geom: Geometry | None = None
+        self._last_relocations = 0
         self._similarities = _Window(_TYPICAL_OVER)  # how much the last tiles read looked like their letters
         self._last_clear: _LastClear | None = None
         #: The grid the letters' shift was measured on and the shift: an affine map of its canonical picture
@@ -406,6 +412,10 @@ class BoardReader:
             status |= ReadingStatus.LOW_CONFIDENCE
         if not status & ReadingStatus.COVERED:
             self._last_tiles = occ.state == occupancy.CellState.TILE
+            self._last_letters = {sq: letter for sq, letter in self._last_letters.items()
+                                  if self._last_tiles[sq.row, sq.col]}
+            self._last_letters.update((sq, t.guess.letter) for sq, t in tiles.items() if t.guess is not None)
+            self._last_geom, self._last_relocations = geom, self.locator.relocations
         return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0, gains)
 
     def _at_most_the_sets_blanks(self, occ: occupancy.Occupancy, tiles: dict[Square, TileReading]
@@ -491,11 +501,21 @@ class BoardReader:
         tiles = occ.state == occupancy.CellState.TILE
         if self._last_tiles is not None and self._last_tiles.sum() >= 3:
             before = self._last_tiles
+            relocated = self.locator.relocations != self._last_relocations
             # np.rot90 by j turns the grid the way turned(geom, j) turns the warp (checked by a test).
-            if int((tiles & before).sum()) >= before.sum():
+            if int((tiles & before).sum()) >= before.sum() and not relocated:
                 return current  # the usual case: the other turns need not be counted
             # A compact cluster of tiles keeps most of its squares under a quarter turn too: the best turn wins.
             kept = [int((np.rot90(tiles, j) & before).sum()) for j in range(4)]
+            whole = [j for j in range(4) if kept[j] >= before.sum()]
+            if relocated and len(whole) > 1:
+                # The board moved and may have turned: a long word laid across a short one covers its squares
+                # under a quarter turn as well. The tiles read before read the same letters under the right one.
+                by_letters = self._turn_by_letters(frame, seen, current, whole, gains)
+                if by_letters is not None:
+                    return (current + by_letters) % 4
+            if whole == [0]:
+                return current
             best = int(np.argmax(kept))
             if kept[best] >= 0.8 * before.sum():
                 return (current + best) % 4
@@ -526,6 +546,26 @@ class BoardReader:
         self._turns_located = self.locator.relocations
         best = int(np.argmax(scores))
         return (current + best) % 4
+
+    def _turn_by_letters(self, frame: np.ndarray, seen: Geometry, current: int, candidates: list[int],
+                         gains: np.ndarray) -> int | None:
+        """Of the quarter turns ``candidates`` (relative to ``current``), the one under which the last reading's
+        tiles (up to _ORIENT_TILES) read the same letters on their squares most often; None when
+        there are too few of them or two turns tie."""
+        known = list(self._last_letters.items())[:_ORIENT_TILES]
+        if len(known) < 3:
+            return None
+        squares = [sq for sq, _ in known]
+        matches = []
+        for j in candidates:
+            read = self.read_tiles(frame, turned(seen, (current + j) % 4), squares, gains=gains, refit=False)
+            guesses = [read[sq].guess if sq in read else None for sq in squares]
+            matches.append(sum(guess is not None and guess.letter == letter
+                               for guess, (_, letter) in zip(guesses, known, strict=True)))
+        order = np.argsort(matches)
+        if matches[order[-1]] == matches[order[-2]]:
+            return None
+        return candidates[int(order[-1])]
 
     @staticmethod
     def _tile_squares(occ: occupancy.Occupancy) -> list[Square]:
@@ -601,6 +641,8 @@ class BoardReader:
         for reading, guess in zip(lettered, self._turned_tiles(lettered, guesses), strict=True):
             out[reading.square] = TileReading(reading.square, reading.glyph if guess is None else guess[1],
                                               guess[0] if guess is not None else None)
+        if geom is self._last_geom:
+            self._last_letters.update((sq, t.guess.letter) for sq, t in out.items() if t.guess is not None)
         return out
 
     @staticmethod
