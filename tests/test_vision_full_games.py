@@ -255,3 +255,14 @@ def test_a_board_moved_after_a_long_word_laid_across_a_short_one_keeps_its_squar
         assert sq in second.tiles, f"{sq.name}: a tile of the first move is not where it was"
         assert second.tiles[sq].guess.letter == tile.guess.letter
     assert len(second.tiles) == 10
+
+
+def test_premium_squares_whose_print_shows_as_ink_are_not_the_first_move_s_tiles():
+    """Synthetic Alfapet game 1000, photo 1 (the board on a red table, one 4-tile move): on the grid as
+    located, the print of 6 of the 16 x4 squares showed as much ink as a letter. Taken for letters, they set
+    the tiles' colour: the x4 squares were read as tiles and the four real tiles as a hand over the board."""
+    game = synthetic_game(1000, style="alfapet", moves=1)
+    rules = Rules.scrabble("en", layout="alfapet-17")
+    reading = BoardReader(load_profile("alfapet-17"), rules.tileset).read(game.frames[0].image)
+    assert not reading.hidden
+    assert sorted(tile.symbol for tile in reading.tiles.values()) == sorted("IBOG")

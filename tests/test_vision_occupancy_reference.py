@@ -4,7 +4,9 @@ squares per class and round, np.percentile): the cell features of 12 frames (syn
 board styles with hands and shadows, a jheidel photo and scrabscrap photos: shadow second passes, stop tiles,
 an empty board) and the states, anomalies and margins that version classified them to, in
 tests/data/occupancy/classified.npz. The fast path only computes the same thing another way; so does the
-white balance's shrink of the frame."""
+white balance's shrink of the frame. Case 9 is as classified since its seeds leave out squares whose print
+shows as much ink as a letter (vision.occupancy._print_left_out): one minus square of the colour of the other
+minus squares, a tile before, is empty now."""
 
 from pathlib import Path
 

@@ -355,6 +355,49 @@ _INK_LETTERS = 3.0
 _BLANK_COST = 3.0
 
 
+#: A square class whose colour (the profile's) lies this far from the tiles' (weighted Lab) tells its printed
+#: squares from tiles by colour: the classic board's plain squares lie 26 from its tiles, its premiums 35 and more.
+_DISTINCT_CLASS = 30.0
+
+
+def _print_left_out(seeds: np.ndarray | None, raw: np.ndarray, ink: np.ndarray, empty_row: np.ndarray,
+                    centres: np.ndarray, tile_row: int) -> np.ndarray | None:
+    """The ink seeds without the squares whose print showed as much ink as a letter (an Alfapet board's x4
+    squares, their print caught in the cells' middles by a grid placed a few pixels otherwise): in a class
+    whose colour (the profile's) is distinct from the tiles', a seed whose colour is within _PRINT_SPREADS of
+    what the class's less inky half shows (bare squares: a tile carries a letter), and less than half as far
+    from it as from the seeds on other classes (the tiles as this frame shows them), is left out. None when no
+    seed stays."""
+    if seeds is None:
+        return None
+    kept = seeds.copy()
+    tile = centres[tile_row]
+    for c in np.unique(empty_row[seeds]):
+        if float(np.sqrt((((centres[c] - tile) * _WEIGHTS) ** 2).sum())) < _DISTINCT_CLASS:
+            continue
+        members = np.nonzero(empty_row == c)[0]
+        bare = members[ink[members] <= _median(ink[members])]
+        if len(bare) < 3:
+            continue
+        look = _median(raw[bare], axis=0)
+        spread = max(float(_median(np.sqrt((((raw[bare] - look) * _WEIGHTS) ** 2).sum(axis=1)))), 4.0)
+        others = seeds & (empty_row != c)
+        if others.sum() < 2:
+            continue
+        tiles = _median(raw[others], axis=0)
+        if float(np.sqrt((((look - tiles) * _WEIGHTS) ** 2).sum())) < _DISTINCT_CLASS:
+            continue  # in this frame's light the class's squares look like its tiles: colour cannot tell
+        flagged = members[seeds[members]]
+        to_class = np.sqrt((((raw[flagged] - look) * _WEIGHTS) ** 2).sum(axis=1))
+        to_tiles = np.sqrt((((raw[flagged] - tiles) * _WEIGHTS) ** 2).sum(axis=1))
+        kept[flagged[(to_class <= _PRINT_SPREADS * spread) & (2 * to_class < to_tiles)]] = False
+    return kept if kept.any() else None
+
+
+#: See _print_left_out.
+_PRINT_SPREADS = 3.0
+
+
 def _empty_ink_cost(ink: np.ndarray, choice: np.ndarray, empty_row: np.ndarray, classes: int) -> np.ndarray:
     """The cost of calling each cell empty, in units of the colour spread: the ink above what the empty
     squares of its class show, in their spread (the class's own, at least the one over all empty squares)."""
@@ -465,7 +508,8 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Boar
     memo = by_ink if by_ink is not None and by_ink.get("ink") == (ink.tobytes() if ink is not None else None) else {}
     if not memo:
         memo["ink"] = ink.tobytes() if ink is not None else None
-        memo["seeds"] = _ink_seeds(ink, empty_row, tile_row) if ink is not None else None
+        memo["seeds"] = _print_left_out(_ink_seeds(ink, empty_row, tile_row), raw, ink, empty_row, setup.centres,
+                                        tile_row) if ink is not None else None
         memo["tile_cost"] = _tile_ink_cost(ink, memo["seeds"]) if ink is not None else np.zeros(len(flat), np.float32)
         memo["empty"] = {}
         if by_ink is not None:
