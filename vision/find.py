@@ -101,6 +101,12 @@ INSIDE_GROWTH = 0.15
 #: On 600 synthetic scenes (seeds 0-299 and 1000-1299) a lattice within 0.25 cell measured -0.8 to 99 where
 #: it lies and gained 5.5 at most by a shift; 11 game frames found 1-3 cells off gained 7 to 31.
 PREMIUM_CELLS, PREMIUM_GAIN, PREMIUM_RATIO = 3, 8.0, 3.0
+#: When no grid is found in the segments of the shrunk picture, they are searched again in the thin-line response
+#: of the work picture, and a grid found so is kept when its lines show at least this clearly across its cells
+#: (grid_evidence): on the 7 scenes of seeds 0-299, 1000-1299 and 6000-6299 found no other way, the six grids
+#: within 0.25 cell showed 0.77-0.93, the one 1.6 cells off 0.52. A frame with no board costs about five times
+#: as much (bare 2 MP tables: median 34 -> 168 ms).
+RETRY_LINES = 0.65
 
 
 @dataclass(frozen=True)
@@ -782,8 +788,32 @@ def find_grid(frame: np.ndarray, grid: int | None = None, pyramid: Pyramid | Non
     grids = GRIDS if grid is None else (grid,)
     pyramid = Pyramid(frame) if pyramid is None else pyramid
     k_work = _shrink_steps(frame.shape, WORK_SIDE)
+    k_small = k_work + _shrink_steps(pyramid.level(k_work).shape, SEGMENT_SIDE)
+    try:
+        return _find_grid(pyramid, grids, k_work, k_small)
+    except BoardNotFound as error:
+        first = error
+        if k_small == k_work:
+            raise
+        # A small board on strong wood grain: at SEGMENT_SIDE its cells span a dozen pixels and its lines
+        # give too few segments to outvote the grain; in the thin-line response at the work picture's size
+        # they do. Such a grid must show its lines clearly (RETRY_LINES).
+        try:
+            found = _find_grid(pyramid, grids, k_work, k_work, sources=("thin",))
+        except BoardNotFound:
+            raise first from None
+        scale = pyramid.level(k_work).shape[1] / frame.shape[1]
+        if grid_evidence(pyramid.grey(k_work), found.corners * scale, found.grid)[0] < RETRY_LINES:
+            raise first from None
+        return found
+
+
+def _find_grid(pyramid: Pyramid, grids: tuple[int, ...], k_work: int, k_small: int,
+               sources: tuple[str, ...] = ("picture", "both", "thin")) -> Found:
+    """:func:`find_grid` with its segments searched in the pyramid's level ``k_small``, from ``sources`` (see
+    below) in turn."""
+    frame = pyramid.frame
     work = pyramid.level(k_work)
-    k_small = k_work + _shrink_steps(work.shape, SEGMENT_SIDE)
     scale, s2 = work.shape[1] / frame.shape[1], pyramid.level(k_small).shape[1] / work.shape[1]
     grey_small, grey = pyramid.grey(k_small), pyramid.grey(k_work)
     # First from the picture's own segments; when that grid is unclear, or its size hardly beats the other
@@ -793,20 +823,20 @@ def find_grid(frame: np.ndarray, grid: int | None = None, pyramid: Pyramid | Non
     # still sets the directions searched, while in the thin-line response alone it mostly drops out: on tuning
     # seeds 0-799 this found 5 boards not found before (lines 0.68-0.78); the 5 grids it found wrong showed
     # lines of 0.21-0.50, and all but one of those are now left to the earlier result.
-    picture_segs = _segments(grey_small)
+    picture_segs = _segments(grey_small) if "picture" in sources else np.zeros((0, 4), np.float32)
     thin_segs = np.zeros((0, 4), np.float32)
     best, best_segs = None, picture_segs
-    for source in ("picture", "both", "thin"):
+    for source in sources:
         if source == "picture":
             segs = picture_segs
         elif source == "both":
             thin_segs = _segments(_thin_picture(grey_small))
             segs = np.concatenate([picture_segs, thin_segs])
         else:
-            segs = thin_segs
+            segs = thin_segs if len(thin_segs) else _segments(_thin_picture(grey_small))
         found = _grid_from_segments(work, grey, segs, s2, grids, np.random.default_rng(0)) if len(segs) >= 8 else None
         clear_and_better = found is not None and found[3] >= CASCADE_LINES and (best is None or found[0] > best[0])
-        if source != "thin" or clear_and_better:
+        if source != "thin" or clear_and_better or best is None:
             best, best_segs = found, segs
         if best is not None and best[3] >= CASCADE_LINES and best[4] >= CASCADE_MARGIN:
             break
@@ -835,8 +865,11 @@ def find_grid(frame: np.ndarray, grid: int | None = None, pyramid: Pyramid | Non
         moved = clockwise(shifted_grid(corners, n, *shift))
         # Pinned on its lines again, unless that runs off (the lines near the edge it came from pull).
         pinned = refine_grid(grey, moved, n)[0]
-        lines, better = max(((grid_evidence(grey, c, n)[0], i) for i, c in enumerate((moved, pinned))))
-        if lines >= GRID_LINES:
+        (lines, ring, beyond), better = max((grid_evidence(grey, c, n), i) for i, c in enumerate((moved, pinned)))
+        # Its edge must be the board's: lines across its outer ring, not beyond it. A board whose premiums lie
+        # elsewhere than the built-in layout's (one being calibrated) would be moved off itself: ring 0.03,
+        # beyond 0.81, where the grids moved back onto boards showed more across the ring than beyond.
+        if lines >= GRID_LINES and ring > beyond:
             corners = (moved, pinned)[better]
     return Found(clockwise(corners / scale), n, float(score), len(best_segs))
 
@@ -871,15 +904,18 @@ def premium_shift(picture: np.ndarray, corners: np.ndarray, n: int) -> tuple[int
     cells = lab.reshape(side, px, side, px, 3)[:, 3:7, :, 3:7].mean(axis=(1, 3))
     common = np.median(cells[m : m + n, m : m + n].reshape(-1, 3), axis=0)
     distance = np.linalg.norm((cells - common) * np.array([0.5, 1.0, 1.0], np.float32), axis=2)
-    masks = [np.rot90(mask, k) for k in range(4)]
-    scores = {}
-    for dr in range(-m, m + 1):
-        for dc in range(-m, m + 1):
-            window = distance[m + dr : m + dr + n, m + dc : m + dc + n]
-            scores[dr, dc] = max(float(window[p].mean() - window[~p].mean()) for p in masks)
-    best = max(scores, key=lambda k: scores[k])
-    here = scores[0, 0]
-    if best == (0, 0) or scores[best] - here < PREMIUM_GAIN or here * PREMIUM_RATIO > scores[best]:
+    # Every shift at once: the sums over each n x n window, of all its cells and of those under the mask.
+    distance = distance.astype(np.float32)
+    whole = cv2.matchTemplate(distance, np.ones((n, n), np.float32), cv2.TM_CCORR)
+    scores = np.full_like(whole, -np.inf)
+    for k in range(4):
+        premium = np.ascontiguousarray(np.rot90(mask, k)).astype(np.float32)
+        count = float(premium.sum())
+        on = cv2.matchTemplate(distance, premium, cv2.TM_CCORR)
+        scores = np.maximum(scores, on / count - (whole - on) / (n * n - count))
+    best_r, best_c = np.unravel_index(int(np.argmax(scores)), scores.shape)
+    best, top, here = (int(best_r) - m, int(best_c) - m), float(scores[best_r, best_c]), float(scores[m, m])
+    if best == (0, 0) or top - here < PREMIUM_GAIN or here * PREMIUM_RATIO > top:
         return None
     return best
 
