@@ -13,9 +13,11 @@ import pytest
 from engine.rules import Rules
 from engine.squares import Square
 from vision import colour
+from vision.locate import Locator
 from vision.profile import load_profile
 from vision.reader import BoardReader, ReadingStatus, load_frame
 from vision.stability import GateVerdict, StillFrameGate
+from vision.synthetic import background, render_scene
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "photos" / "scrabscrap"
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"needs the shared photos in {DATA}")
@@ -204,3 +206,31 @@ def test_the_turned_grid_is_measured_on_the_first_warp_turned_as_on_its_own(quar
     assert (occ.state == reader._occupancy(frame, turned(geom, quarter_turns), gains)[0].state).all()
     # A turned grid's picture is not the upright one: the tiles moved with the turn.
     assert not (occ.state == upright.state).all()
+
+
+def test_the_gate_does_not_search_an_unchanged_view_again_for_a_board_it_did_not_find():
+    """A camera over an empty table: the first frame is searched and refused; the same view again (with sensor
+    noise and an exposure step) is refused without a search; a board put down is searched for and found."""
+    profile = load_profile("classic-scrabble")
+    searches = []
+    real_call = Locator.__call__
+
+    class CountingLocator(Locator):
+        def __call__(self, frame, gains=None):
+            searches.append(1)
+            return real_call(self, frame, gains)
+
+    locator = CountingLocator(profile)
+    gate = StillFrameGate(profile, locator=locator, frames=2)
+    table = background("wood", (1200, 1600), np.random.default_rng(111))
+    assert gate.check(table).verdict is GateVerdict.NO_BOARD
+    assert len(searches) == 1
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        noisy = np.clip(table.astype(np.int16) * 1.05 + rng.integers(-4, 5, table.shape), 0, 255).astype(np.uint8)
+        assert gate.check(noisy).verdict is GateVerdict.NO_BOARD
+    assert len(searches) == 1, "the unchanged view was searched again"
+    board = render_scene(21, style="classic", hand=False, shadow=False).image
+    assert gate.check(board).verdict is not GateVerdict.NO_BOARD
+    assert len(searches) == 2
+    assert gate.check(board).verdict is GateVerdict.STILL

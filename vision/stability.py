@@ -87,6 +87,27 @@ def changed_cells(reference: np.ndarray, picture: np.ndarray, level: float) -> n
     return diff.max(axis=1) > level
 
 
+#: The view compared for an unchanged scene: the frame's block means on a grid of this many blocks across.
+_VIEW_BLOCKS = 32
+
+
+def _view(frame: np.ndarray) -> np.ndarray:
+    """The frame as a small grey picture of block means (_VIEW_BLOCKS across), float32."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    h, w = grey.shape[:2]
+    across = _VIEW_BLOCKS
+    down = max(1, round(across * h / max(w, 1)))
+    return cv2.resize(grey, (across, down), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _view_changed(before: np.ndarray, now: np.ndarray, change: float) -> bool:
+    """Whether any block of the view moved by ``change`` grey levels or more, in the earlier view's exposure."""
+    if before.shape != now.shape:
+        return True
+    ratio = float(before.mean()) / max(float(now.mean()), 1.0)
+    return bool((np.abs(now * ratio - before) >= change).any())
+
+
 class GateVerdict(enum.Enum):
     STILL = "still"  # the board has been still for enough frames (or matches the last still board)
     SETTLING = "settling"  # no change since the last frame, but not for long enough yet
@@ -123,9 +144,11 @@ class StillFrameGate:
         self._previous: np.ndarray | None = None
         self._still: np.ndarray | None = None
         self._run = 0
+        #: A small picture of the last frame in which no board was found: the same view is not searched again.
+        self._refused: np.ndarray | None = None
 
     def reset(self) -> None:
-        self._previous, self._still, self._run = None, None, 0
+        self._previous, self._still, self._run, self._refused = None, None, 0, None
 
     def feed(self, frame: np.ndarray) -> np.ndarray | None:
         """The frame when the board is still, else None."""
@@ -133,11 +156,20 @@ class StillFrameGate:
 
     def check(self, frame: np.ndarray) -> GateResult:
         """Compare the frame with the previous ones and say whether the board is still."""
+        view = None
+        if self.locator.geometry is None:
+            # Searching a frame for a board costs tens of milliseconds, refusing one with none several times that:
+            # a view unchanged since the last refusal (an empty table, the camera pointed away) is refused as it is.
+            view = _view(frame)
+            if self._refused is not None and not _view_changed(self._refused, view, self.change):
+                self._previous, self._run = None, 0
+                return GateResult(GateVerdict.NO_BOARD)
         try:
             board = self._board(frame)
         except BoardNotFound:
-            self._previous, self._run = None, 0
+            self._previous, self._run, self._refused = None, 0, view
             return GateResult(GateVerdict.NO_BOARD)
+        self._refused = None
         previous, self._previous = self._previous, board
         if previous is None or previous.shape != board.shape:
             self._run = 1
