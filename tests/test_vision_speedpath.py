@@ -213,12 +213,11 @@ def test_the_gate_does_not_search_an_unchanged_view_again_for_a_board_it_did_not
     noise and an exposure step) is refused without a search; a board put down is searched for and found."""
     profile = load_profile("classic-scrabble")
     searches = []
-    real_call = Locator.__call__
 
     class CountingLocator(Locator):
         def __call__(self, frame, gains=None):
             searches.append(1)
-            return real_call(self, frame, gains)
+            return super().__call__(frame, gains)
 
     locator = CountingLocator(profile)
     gate = StillFrameGate(profile, locator=locator, frames=2)

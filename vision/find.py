@@ -792,7 +792,6 @@ def find_grid(frame: np.ndarray, grid: int | None = None, pyramid: Pyramid | Non
     try:
         return _find_grid(pyramid, grids, k_work, k_small)
     except BoardNotFound as error:
-        first = error
         if k_small == k_work:
             raise
         # A small board on strong wood grain: at SEGMENT_SIDE its cells span a dozen pixels and its lines
@@ -801,10 +800,10 @@ def find_grid(frame: np.ndarray, grid: int | None = None, pyramid: Pyramid | Non
         try:
             found = _find_grid(pyramid, grids, k_work, k_work, sources=("thin",))
         except BoardNotFound:
-            raise first from None
+            raise error from None
         scale = pyramid.level(k_work).shape[1] / frame.shape[1]
         if grid_evidence(pyramid.grey(k_work), found.corners * scale, found.grid)[0] < RETRY_LINES:
-            raise first from None
+            raise error from None
         return found
 
 
@@ -823,17 +822,17 @@ def _find_grid(pyramid: Pyramid, grids: tuple[int, ...], k_work: int, k_small: i
     # still sets the directions searched, while in the thin-line response alone it mostly drops out: on tuning
     # seeds 0-799 this found 5 boards not found before (lines 0.68-0.78); the 5 grids it found wrong showed
     # lines of 0.21-0.50, and all but one of those are now left to the earlier result.
+    # The thin-line segments alone stand also when nothing was found before them (or they are the only source).
     picture_segs = _segments(grey_small) if "picture" in sources else np.zeros((0, 4), np.float32)
-    thin_segs = np.zeros((0, 4), np.float32)
+    thin_segs: np.ndarray | None = None
     best, best_segs = None, picture_segs
     for source in sources:
         if source == "picture":
             segs = picture_segs
-        elif source == "both":
-            thin_segs = _segments(_thin_picture(grey_small))
-            segs = np.concatenate([picture_segs, thin_segs])
         else:
-            segs = thin_segs if len(thin_segs) else _segments(_thin_picture(grey_small))
+            if thin_segs is None:
+                thin_segs = _segments(_thin_picture(grey_small))
+            segs = np.concatenate([picture_segs, thin_segs]) if source == "both" else thin_segs
         found = _grid_from_segments(work, grey, segs, s2, grids, np.random.default_rng(0)) if len(segs) >= 8 else None
         clear_and_better = found is not None and found[3] >= CASCADE_LINES and (best is None or found[0] > best[0])
         if source != "thin" or clear_and_better or best is None:
@@ -897,15 +896,14 @@ def premium_shift(picture: np.ndarray, corners: np.ndarray, n: int) -> tuple[int
     side = n + 2 * m
     dst = np.array([[m, m], [m + n, m], [m + n, m + n], [m, m + n]], np.float32) * px
     to_canon = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    warped = cv2.warpPerspective(picture, to_canon, (side * px, side * px), flags=cv2.INTER_AREA,
+    warped = cv2.warpPerspective(picture, to_canon, (side * px, side * px), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
     # Each cell's middle (away from the lines and a tile's edge).
     cells = lab.reshape(side, px, side, px, 3)[:, 3:7, :, 3:7].mean(axis=(1, 3))
     common = np.median(cells[m : m + n, m : m + n].reshape(-1, 3), axis=0)
-    distance = np.linalg.norm((cells - common) * np.array([0.5, 1.0, 1.0], np.float32), axis=2)
+    distance = np.linalg.norm((cells - common) * np.array([0.5, 1.0, 1.0], np.float32), axis=2).astype(np.float32)
     # Every shift at once: the sums over each n x n window, of all its cells and of those under the mask.
-    distance = distance.astype(np.float32)
     whole = cv2.matchTemplate(distance, np.ones((n, n), np.float32), cv2.TM_CCORR)
     scores = np.full_like(whole, -np.inf)
     for k in range(4):

@@ -358,6 +358,13 @@ _BLANK_COST = 3.0
 #: A square class whose colour (the profile's) lies this far from the tiles' (weighted Lab) tells its printed
 #: squares from tiles by colour: the classic board's plain squares lie 26 from its tiles, its premiums 35 and more.
 _DISTINCT_CLASS = 30.0
+#: An inky cell within this many of its class's spreads of the class's bare look is print (see _print_left_out).
+_PRINT_SPREADS = 3.0
+
+
+def _lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Weighted Lab distance (lightness at _WEIGHTS) between colours along the last axis (broadcast)."""
+    return np.sqrt((((a - b) * _WEIGHTS) ** 2).sum(axis=-1))
 
 
 def _print_left_out(seeds: np.ndarray | None, raw: np.ndarray, ink: np.ndarray, empty_row: np.ndarray,
@@ -371,31 +378,22 @@ def _print_left_out(seeds: np.ndarray | None, raw: np.ndarray, ink: np.ndarray, 
     if seeds is None:
         return None
     kept = seeds.copy()
-    tile = centres[tile_row]
     for c in np.unique(empty_row[seeds]):
-        if float(np.sqrt((((centres[c] - tile) * _WEIGHTS) ** 2).sum())) < _DISTINCT_CLASS:
+        if float(_lab_distance(centres[c], centres[tile_row])) < _DISTINCT_CLASS:
             continue
         members = np.nonzero(empty_row == c)[0]
         bare = members[ink[members] <= _median(ink[members])]
-        if len(bare) < 3:
-            continue
-        look = _median(raw[bare], axis=0)
-        spread = max(float(_median(np.sqrt((((raw[bare] - look) * _WEIGHTS) ** 2).sum(axis=1)))), 4.0)
         others = seeds & (empty_row != c)
-        if others.sum() < 2:
+        if len(bare) < 3 or others.sum() < 2:
             continue
-        tiles = _median(raw[others], axis=0)
-        if float(np.sqrt((((look - tiles) * _WEIGHTS) ** 2).sum())) < _DISTINCT_CLASS:
+        look, tiles = _median(raw[bare], axis=0), _median(raw[others], axis=0)
+        if float(_lab_distance(look, tiles)) < _DISTINCT_CLASS:
             continue  # in this frame's light the class's squares look like its tiles: colour cannot tell
+        spread = max(float(_median(_lab_distance(raw[bare], look))), 4.0)
         flagged = members[seeds[members]]
-        to_class = np.sqrt((((raw[flagged] - look) * _WEIGHTS) ** 2).sum(axis=1))
-        to_tiles = np.sqrt((((raw[flagged] - tiles) * _WEIGHTS) ** 2).sum(axis=1))
+        to_class, to_tiles = _lab_distance(raw[flagged], look), _lab_distance(raw[flagged], tiles)
         kept[flagged[(to_class <= _PRINT_SPREADS * spread) & (2 * to_class < to_tiles)]] = False
     return kept if kept.any() else None
-
-
-#: See _print_left_out.
-_PRINT_SPREADS = 3.0
 
 
 def _empty_ink_cost(ink: np.ndarray, choice: np.ndarray, empty_row: np.ndarray, classes: int) -> np.ndarray:

@@ -92,20 +92,19 @@ _VIEW_BLOCKS = 32
 
 
 def _view(frame: np.ndarray) -> np.ndarray:
-    """The frame as a small grey picture of block means (_VIEW_BLOCKS across), float32."""
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    h, w = grey.shape[:2]
-    across = _VIEW_BLOCKS
-    down = max(1, round(across * h / max(w, 1)))
-    return cv2.resize(grey, (across, down), interpolation=cv2.INTER_AREA).astype(np.float32)
+    """The whole frame as (rows, _VIEW_BLOCKS, channels) float32 block means."""
+    h, w = frame.shape[:2]
+    down = max(1, round(_VIEW_BLOCKS * h / max(w, 1)))
+    small = cv2.resize(frame, (_VIEW_BLOCKS, down), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return small.reshape(down, _VIEW_BLOCKS, -1)
 
 
 def _view_changed(before: np.ndarray, now: np.ndarray, change: float) -> bool:
-    """Whether any block of the view moved by ``change`` grey levels or more, in the earlier view's exposure."""
+    """Whether any block of the view moved by ``change`` levels or more, in the earlier view's exposure and white
+    balance (:func:`colour_ratio`)."""
     if before.shape != now.shape:
         return True
-    ratio = float(before.mean()) / max(float(now.mean()), 1.0)
-    return bool((np.abs(now * ratio - before) >= change).any())
+    return bool((np.abs(now * colour_ratio(before, now) - before) >= change).any())
 
 
 class GateVerdict(enum.Enum):
