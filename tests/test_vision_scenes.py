@@ -13,7 +13,7 @@ from vision.errors import BoardNotFound
 from vision.find import find_grid
 from vision.locate import Locator, locate_structure
 from vision.profile import load_profile
-from vision.synthetic import BOARD_STYLES, STYLES, background, corner_error, render_scene, synthetic_game
+from vision.synthetic import BOARD_STYLES, STYLES, background, corner_error, in_room, render_scene, synthetic_game
 
 TRUTH = Path(__file__).parent / "data" / "jheidel" / "truth.toml"
 JHEIDEL = Path(__file__).resolve().parents[2] / "shared" / "data" / "photos" / "jheidel"
@@ -34,6 +34,28 @@ def test_a_seed_always_gives_the_same_scene_and_its_truth_is_consistent():
     assert 0.49 <= span <= 1.01
     blank = render_scene(9, frame_size=SMALL, rows=["a" + "." * 14] + ["." * 15] * 14, style="classic").truth
     assert blank.visible_rows()[0][0] == "?" and blank.rows[0][0] == "a"
+
+
+def test_a_photo_laid_in_a_room_keeps_its_table_and_pose_across_a_game():
+    """vision.synthetic.in_room: one seed, one table and pose; the photo number only adds its own noise or a
+    small nudge, and the board in the frame is the photo (a plain green square on a wooden table: where it lies
+    is where green outweighs red)."""
+    photo = np.zeros((300, 300, 3), np.uint8)
+    photo[..., 1] = 230
+    a, b = (in_room(photo, seed=3, photo=1, frame_size=SMALL) for _ in range(2))
+    assert np.array_equal(a, b) and a.shape == (SMALL[1], SMALL[0], 3)
+
+    def board_mask(image: np.ndarray) -> np.ndarray:
+        green, red = image[..., 1].astype(int), image[..., 2].astype(int)
+        return green > red + 60
+
+    masks = [board_mask(in_room(photo, seed=3, photo=k, frame_size=SMALL)) for k in range(8)]
+    # The board fills 0.6-0.8 of the shorter side (a square turned and tilted: a quarter to half of the frame).
+    assert all(0.1 < m.mean() < 0.6 for m in masks)
+    overlaps = [(m & masks[0]).sum() / masks[0].sum() for m in masks[1:]]
+    assert min(overlaps) > 0.9, overlaps  # nudged by a third of a cell at most
+    other = board_mask(in_room(photo, seed=4, photo=1, frame_size=SMALL))
+    assert (other & masks[0]).sum() / masks[0].sum() < 0.9  # another game, another pose
 
 
 def test_the_truth_corner_a1_follows_the_board_when_it_is_turned():

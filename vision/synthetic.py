@@ -476,6 +476,44 @@ def _projection(rng: np.random.Generator, side: float, grid_lo: float, grid_hi: 
     return hom, corners
 
 
+def in_room(picture: np.ndarray, *, seed: int, photo: int, background_kind: str = "wood",
+            tilt: tuple[float, float] = (10.0, 25.0), fill: tuple[float, float] = (0.6, 0.8),
+            light: str = "warm", frame_size: tuple[int, int] = FRAME_SIZE) -> np.ndarray:
+    """A photo of a board, cropped to it (a real one: its tiles and letters as a camera saw them), laid on a
+    table and photographed again from the side: a 2 MP room frame.
+
+    ``seed`` fixes the table, the light, how the board lies (turned any way, ``tilt`` degrees from straight
+    down, its larger side ``fill`` of the frame's shorter side) and the camera, so the photos of one game share
+    them; ``photo`` (the photo's number in the game) draws its own noise, and before about one photo in six a
+    player knocks the board (up to a third of a cell and 2 degrees): it stays where it was knocked."""
+    rng = np.random.default_rng(seed)
+    h, w = picture.shape[:2]
+    side = max(h, w)
+    square = picture if h == w else cv2.resize(picture, (side, side), interpolation=cv2.INTER_LINEAR)
+    hom, corners = _projection(rng, side, 0, side, frame_size, yaw=float(rng.uniform(0, 360)),
+                               tilt=float(rng.uniform(*tilt)), fill=float(rng.uniform(*fill)))
+    fw, fh = frame_size
+    table = background(background_kind, (fh, fw), rng).astype(np.float32)
+    cell = float(np.linalg.norm(corners[1] - corners[0])) / 15
+    for knock in range(1, photo + 1):
+        knocks = np.random.default_rng((seed, knock, 2))
+        if knocks.random() < 1 / 6:
+            centre = cv2.perspectiveTransform(np.array([[[side / 2, side / 2]]], np.float64), hom).reshape(2)
+            nudge = np.asarray(cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])),
+                                                       float(knocks.uniform(-2, 2)), 1.0), np.float64)
+            nudge[:, 2] += knocks.uniform(-1, 1, 2) * cell / 3
+            hom = np.vstack([nudge, [0, 0, 1]]) @ hom
+    own = np.random.default_rng((seed, photo))
+    warped = cv2.warpPerspective(square, hom, (fw, fh), flags=cv2.INTER_AREA)
+    alpha = cv2.warpPerspective(np.ones((side, side), np.float32), hom, (fw, fh), flags=cv2.INTER_LINEAR)
+    drop = cv2.GaussianBlur(alpha, (0, 0), 6)
+    table *= (1 - 0.4 * np.roll(np.roll(drop, 5, 0), 4, 1))[..., None]
+    img = table * (1 - alpha[..., None]) + warped.astype(np.float32) * alpha[..., None]
+    # The same light on every photo of the game: its own stream from the seed.
+    img = _light(img, np.random.default_rng((seed, 1, 0)), light)
+    return _camera(np.clip(img, 0, 255), own)
+
+
 # ---------------------------------------------------------------- scenes
 
 

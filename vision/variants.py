@@ -6,13 +6,16 @@ other files such as the GCG are copied), so ``ordvakt replay OUT_DIR/warm --gcg 
 ``python -m vision.variants --evaluate`` makes every variant of game01-04 in a temp dir, reads each from its
 photos alone, then compares with the record and prints per variant and game the occupancy errors (cells) and
 the turns matched; ``--variants original turn90 turn180 turn270 shadow`` is issue 10's acceptance set, ``small``
-its smallest board (a third of the size: about 19 px per cell on the shared photos).
+its smallest board (a third of the size: about 19 px per cell on the shared photos); ``room`` and ``room-low`` lay
+each photo on a table in a 2 MP frame seen from the side (10-25 and 25-35 degrees), the board turned any way.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,8 +118,32 @@ VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
+#: The photos laid on a table and photographed again from the side (vision.synthetic.in_room): the board one
+#: object in a 2 MP room frame, turned any way, with the real tiles and letters of the photo. The table, light
+#: and pose follow from the folder's name, so every photo of a game shares them; now and then the board is knocked
+#: (a photo ``image-N`` shows it after the knocks of photos 1 to N).
+ROOM_VARIANTS: dict[str, dict] = {
+    "room": {"background_kind": "wood", "tilt": (10.0, 25.0), "fill": (0.6, 0.8), "light": "warm"},
+    "room-low": {"background_kind": "cloth", "tilt": (25.0, 35.0), "fill": (0.45, 0.6), "light": "neutral"},
+}
+
+
+def variant_names() -> list[str]:
+    return [*VARIANTS, *ROOM_VARIANTS]
+
+
+def altered(name: str, frame: np.ndarray, folder: str, photo: str) -> np.ndarray:
+    if name in ROOM_VARIANTS:
+        from vision.synthetic import in_room
+
+        digits = re.search(r"(\d+)$", photo)  # image-N: the board after move N
+        return in_room(frame, seed=zlib.crc32(folder.encode()), photo=int(digits.group(1)) if digits else 0,
+                       **ROOM_VARIANTS[name])
+    return VARIANTS[name](frame)
+
+
 def write_variants(src: Path, out: Path, names: list[str] | None = None) -> None:
-    for name in names or list(VARIANTS):
+    for name in names or variant_names():
         target = out / name
         target.mkdir(parents=True, exist_ok=True)
         for path in sorted(src.iterdir()):
@@ -125,7 +152,7 @@ def write_variants(src: Path, out: Path, names: list[str] | None = None) -> None
                 if frame is None:
                     raise ImageReadError(f"cannot read photo {str(path)!r}: not an image OpenCV can decode")
                 # Lossless and light compression: the variant itself decides what is lost.
-                cv2.imwrite(str(target / (path.stem + ".png")), VARIANTS[name](frame),
+                cv2.imwrite(str(target / (path.stem + ".png")), altered(name, frame, src.name, path.stem),
                             [cv2.IMWRITE_PNG_COMPRESSION, 1])
             elif path.is_file():
                 shutil.copy(path, target / path.name)
@@ -228,14 +255,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="alter every game in --data in a temp dir, replay each variant, print the table")
     ap.add_argument("--data", type=Path, default=Path("../shared/data/photos/scrabscrap"))
     ap.add_argument("--games", nargs="*", default=["game01", "game02", "game03", "game04"])
-    ap.add_argument("--variants", nargs="*", default=["original", *VARIANTS])
+    ap.add_argument("--variants", nargs="*", default=["original", *variant_names()])
     ap.add_argument("--keep", type=Path, help="write the variants here instead of a temp dir")
     ap.add_argument("--orientation", choices=("lettered-rows", "standard"), default="lettered-rows",
                     help="how the records name positions (the scrabscrap records use lettered rows)")
     args = ap.parse_args(argv)
-    unknown = set(args.variants) - set(VARIANTS) - {"original"}
+    unknown = set(args.variants) - set(variant_names()) - {"original"}
     if unknown:
-        ap.error(f"unknown variants {sorted(unknown)!r}; choose from {['original', *VARIANTS]!r}")
+        ap.error(f"unknown variants {sorted(unknown)!r}; choose from {['original', *variant_names()]!r}")
     if args.evaluate:
         if not args.data.is_dir():
             print(f"missing {args.data}: the shared photos are needed", file=sys.stderr)
