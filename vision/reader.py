@@ -19,7 +19,7 @@ from engine.layout import Layout, load_layout
 from engine.squares import Square
 from engine.tiles import TileSet
 from vision import colour, glyphs, occupancy, stability
-from vision.classifier import ARROW, CLEAR_MARGIN, UNSURE_MARGIN, LetterClassifier, LetterGuess
+from vision.classifier import ARROW, UNSURE_MARGIN, LetterClassifier, LetterGuess
 from vision.errors import BoardNotFound
 from vision.locate import Geometry, Locator
 from vision.profile import BoardProfile
@@ -30,6 +30,12 @@ OCC_CELL_PX = 24
 WARP_MARGIN = 0.5
 #: A cell whose colour is this many class-spreads from everything it may be is "hidden".
 ANOMALY_LIMIT = 4.0
+#: A cell whose colour fits no state (a hand, :data:`ANOMALY_LIMIT`) is a tile after all when its letter reads with
+#: this margin: tiles in the brightest light of a room frame, a channel clipped, read P and U by 0.08 (L by 0.16) but
+#: were taken for a hand. Of 128 frames with a hand over the board (ScrabScrap photos, synthetic scenes), 80 were
+#: covered with vision.classifier.CLEAR_MARGIN (0.1) here and 79 at this margin (the other one read right); at 0.02,
+#: 76, two of the four read wrong.
+HIDDEN_LETTER_MARGIN = 0.05
 #: Above this many cells to read, one warp of the whole grid is cheaper than a warp per cell.
 _WHOLE_WARP_FROM = 12
 #: Tiles read under each quarter turn to tell which way the board lies: the first few decide when one turn
@@ -394,20 +400,28 @@ class BoardReader:
         ``extracted``: tiles whose glyphs were cut out already on ``geom`` (not classified)."""
         status = ReadingStatus.OK
         hidden_mask = occ.anomaly > ANOMALY_LIMIT
-        hidden = tuple(Square(int(r), int(c)) for r, c in zip(*np.nonzero(hidden_mask), strict=True))
-        if _is_covered(hidden_mask):
-            status |= ReadingStatus.COVERED
         if (occ.margin < 0.1).any():
             status |= ReadingStatus.UNCERTAIN_CELL
         state, tile = occ.state.tolist(), int(occupancy.CellState.TILE)
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
                   if state[sq.row][sq.col] == tile]
-        tiles = self.read_tiles(frame, geom, wanted, gains=gains, extracted=extracted) if wanted else {}
-        occ, tiles = self._at_most_the_sets_blanks(occ, tiles)
-        if hidden and not status & ReadingStatus.COVERED:
-            # A clearly read letter is a tile whatever its colour says (a cell at the edge of a slightly
-            # misplaced grid mixes in its neighbour's colour); a hand shows no clear letter.
-            hidden = tuple(sq for sq in hidden if not _clear_letter(tiles.get(sq)))
+        # A hidden cell that looks like a tile is read too (also when its letter was not asked for), so that its
+        # letter can speak for it.
+        asked = set(wanted)
+        suspects = [Square(int(r), int(c)) for r, c in np.argwhere(hidden_mask & (occ.state == tile))
+                    if Square(int(r), int(c)) not in asked]
+        read = self.read_tiles(frame, geom, wanted + suspects, gains=gains, extracted=extracted) \
+            if wanted or suspects else {}
+        occ, tiles = self._at_most_the_sets_blanks(occ, {sq: t for sq, t in read.items() if sq in asked})
+        # A clearly read letter is a tile whatever its colour says: a hand shows no clear letter, while a tile in
+        # the brightest light (a channel clipped, so its colour is off the other tiles') or at the edge of a
+        # slightly misplaced grid (its neighbour's colour mixed in) does.
+        for sq, reading in read.items():
+            if hidden_mask[sq.row, sq.col] and _letter_shows(reading):
+                hidden_mask[sq.row, sq.col] = False
+        hidden = tuple(Square(int(r), int(c)) for r, c in zip(*np.nonzero(hidden_mask), strict=True))
+        if _is_covered(hidden_mask):
+            status |= ReadingStatus.COVERED
         if any(t.guess is not None and t.guess.confidence < UNSURE_MARGIN for t in tiles.values()):
             status |= ReadingStatus.LOW_CONFIDENCE
         if not status & ReadingStatus.COVERED:
@@ -881,8 +895,8 @@ def turned(geom: Geometry, turns: int) -> Geometry:
     return replace(geom, corners=np.roll(geom.corners, -(turns % 4), axis=0))
 
 
-def _clear_letter(tile: TileReading | None) -> bool:
-    return tile is not None and tile.guess is not None and tile.guess.confidence >= CLEAR_MARGIN
+def _letter_shows(tile: TileReading | None) -> bool:
+    return tile is not None and tile.guess is not None and tile.guess.confidence >= HIDDEN_LETTER_MARGIN
 
 
 def _is_covered(hidden: np.ndarray) -> bool:
