@@ -129,10 +129,14 @@ ROOM_VARIANTS: dict[str, dict] = {
 
 
 def variant_names() -> list[str]:
+    """Every variant: the alterations of a photo alone, then the room scenes."""
     return [*VARIANTS, *ROOM_VARIANTS]
 
 
 def altered(name: str, frame: np.ndarray, folder: str, photo: str) -> np.ndarray:
+    """``frame`` (the photo named ``photo``, without its suffix, in the game folder named ``folder``) as the
+    variant ``name`` alters it; a room scene's table and pose follow from the folder, its knocks from the photo's
+    number."""
     if name in ROOM_VARIANTS:
         from vision.synthetic import in_room
 
