@@ -167,25 +167,3 @@ def test_a_photo_that_holds_one_turn_never_cuts_its_move_short():
     laid(board, [PlacedTile(Square(12, 8), "A")])
     beyond = read(Square(12, 7), ("S", 0.98), ("B", 0.9))  # in the move's column past a gap, beside the A
     assert _one_move_of(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, beyond)), board, RULES) is None
-
-
-def test_letterless_tiles_apart_over_the_blanks_left_are_blanks_side_by_side_a_hand():
-    """Photo game01 laid in a room seen low (vision.variants "room-low"), photo 8: an S tile read without its
-    letter took one of the set's two blanks, so both real blanks later were "more letterless tiles than blanks
-    are left" and every photo from 23 on waited for a hand that was not there. Apart and no more than the set
-    has, they are blanks (the count noted); side by side, or more than the set has, something covers the board."""
-    board = Board(15)
-    laid(board, [PlacedTile(Square(7, 7 + i), ch, blank=ch == "?") for i, ch in enumerate("CA?")])  # one blank down
-    word = [Square(6, 4 + i) for i in range(5)]  # E7..I7, along the row above CA?
-
-    def proposal(letterless: list[Square]) -> Proposal:
-        tiles = [blank(sq) if sq in letterless else read(sq, ("E", 0.98), ("F", 0.5)) for sq in word]
-        return propose(reading_of({sq for sq, _ in board} | set(word), tiles), board, RULES)
-
-    apart = proposal([Square(6, 4), Square(6, 8)])
-    assert apart.kind is ProposalKind.PLACEMENT, apart.messages
-    assert apart.problems & DiffProblem.TOO_MANY_COPIES
-    assert apart.placement is not None and len(apart.placement.letter_tiles) == 5
-    assert set(apart.blanks) == {Square(6, 4), Square(6, 8)}
-    assert proposal([Square(6, 4), Square(6, 5)]).kind is ProposalKind.COVERED  # side by side: a hand
-    assert proposal([Square(6, 4), Square(6, 6), Square(6, 8)]).kind is ProposalKind.COVERED  # more than the set's

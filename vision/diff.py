@@ -102,17 +102,6 @@ def _choose_letters(new: list[TileReading], board: Board, rules: Rules,
     return chosen, overflow
 
 
-def _touching(squares: list[Square]) -> bool:
-    """Whether two of the squares are neighbours (sides or corners).
-
-    >>> from engine.squares import Square
-    >>> _touching([Square(0, 0), Square(2, 2)]), _touching([Square(0, 0), Square(2, 2), Square(1, 1)])
-    (False, True)
-    """
-    return any(abs(a.row - b.row) <= 1 and abs(a.col - b.col) <= 1
-               for i, a in enumerate(squares) for b in squares[i + 1 :])
-
-
 def _letters_on(board: Board) -> Counter[str]:
     """The letters of the board's letter tiles (blanks and stop tiles not counted)."""
     return Counter(cell.letter for _, cell in board if not cell.blank and not cell.is_stop)
@@ -191,20 +180,12 @@ def _changes(reading: BoardReading, board: Board, rules: Rules, new_squares: lis
     new = [tiles[sq] for sq in new_squares]
     blank_like = [t.square for t in new if t.guess is None]
     blanks_left = rules.tileset.blanks - blanks_on_board
-    names = ", ".join(sq.name for sq in blank_like[:6])
     if len(blank_like) > max(blanks_left, 0) and len(blank_like) >= 2:
-        if _touching(blank_like) or len(blank_like) > rules.tileset.blanks:
-            # More letterless "tiles" than blanks exist, side by side or more than the set has: a hand, an arm or
-            # a shadow, not tiles (wait for a clear frame).
-            return Proposal(ProposalKind.COVERED, problems | DiffProblem.COVERED,
-                            messages=(f"{len(blank_like)} cells without a letter at {names}, only {blanks_left} "
-                                      "blanks are left; something covers the board",),
-                            new_tiles=tuple(new), removed=removed)
-        # Apart, and no more than the set has: blanks, and a blank on the board is the likelier misreading (a tile
-        # whose letter was not read once). Waiting would wait for good: every later photo shows them too.
-        problems |= DiffProblem.TOO_MANY_COPIES
-        messages.append(f"{len(blank_like)} cells without a letter at {names}, only {blanks_left} blanks are left: "
-                        "a blank on the board may be a tile whose letter was not read")
+        # More letterless "tiles" than blanks exist: a hand, an arm or a shadow, not tiles (wait for a clear frame).
+        names = ", ".join(sq.name for sq in blank_like[:6])
+        return Proposal(ProposalKind.COVERED, problems | DiffProblem.COVERED,
+                        messages=(f"{len(blank_like)} cells without a letter at {names}, only {blanks_left} blanks "
+                                  "are left; something covers the board",), new_tiles=tuple(new), removed=removed)
     arrows = [t.square for t in new if t.guess is not None and t.guess.letter == ARROW]
     if arrows:
         # The arrow lies under the letter where the word bends: the move is not complete while it shows.
