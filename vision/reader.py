@@ -31,10 +31,10 @@ WARP_MARGIN = 0.5
 #: A cell whose colour is this many class-spreads from everything it may be is "hidden".
 ANOMALY_LIMIT = 4.0
 #: A cell whose colour fits no state (a hand, :data:`ANOMALY_LIMIT`) is a tile after all when its letter reads with
-#: this margin: tiles in the brightest light of a room frame, a channel clipped, read P and U by 0.08 (L by 0.16) but
-#: were taken for a hand. Of 128 frames with a hand over the board (ScrabScrap photos, synthetic scenes), 80 were
-#: covered with vision.classifier.CLEAR_MARGIN (0.1) here and 79 at this margin (the other one read right); at 0.02,
-#: 76, two of the four read wrong.
+#: this margin: tiles in the brightest light of a room frame, a channel clipped, read P, U and L by 0.08-0.16 but
+#: were taken for a hand. Of 128 frames with a hand over the board (ScrabScrap photos, synthetic scenes), the same 77
+#: are covered at this margin as at vision.classifier.CLEAR_MARGIN (0.1) and as before the rule; at 0.02, fewer, and
+#: some of those read wrong.
 HIDDEN_LETTER_MARGIN = 0.05
 #: Above this many cells to read, one warp of the whole grid is cheaper than a warp per cell.
 _WHOLE_WARP_FROM = 12
