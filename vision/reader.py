@@ -408,8 +408,8 @@ class BoardReader:
         # A hidden cell that looks like a tile is read too (also when its letter was not asked for), so that its
         # letter can speak for it.
         asked = set(wanted)
-        suspects = [Square(int(r), int(c)) for r, c in np.argwhere(hidden_mask & (occ.state == tile))
-                    if Square(int(r), int(c)) not in asked]
+        hidden_tiles = (Square(int(r), int(c)) for r, c in np.argwhere(hidden_mask & (occ.state == tile)))
+        suspects = [sq for sq in hidden_tiles if sq not in asked]
         read = self.read_tiles(frame, geom, wanted + suspects, gains=gains, extracted=extracted) \
             if wanted or suspects else {}
         occ, tiles = self._at_most_the_sets_blanks(occ, {sq: t for sq, t in read.items() if sq in asked})

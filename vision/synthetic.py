@@ -494,6 +494,7 @@ def in_room(picture: np.ndarray, *, seed: int, photo: int, background_kind: str 
                                tilt=float(rng.uniform(*tilt)), fill=float(rng.uniform(*fill)))
     fw, fh = frame_size
     table = background(background_kind, (fh, fw), rng).astype(np.float32)
+    # Knocks reach a third of a cell of a 15 x 15 board (the photo's side in the frame over 15: rim included).
     cell = float(np.linalg.norm(corners[1] - corners[0])) / 15
     for knock in range(1, photo + 1):
         knocks = np.random.default_rng((seed, knock, 2))
@@ -503,15 +504,21 @@ def in_room(picture: np.ndarray, *, seed: int, photo: int, background_kind: str 
                                                        float(knocks.uniform(-2, 2)), 1.0), np.float64)
             nudge[:, 2] += knocks.uniform(-1, 1, 2) * cell / 3
             hom = np.vstack([nudge, [0, 0, 1]]) @ hom
-    own = np.random.default_rng((seed, photo))
-    warped = cv2.warpPerspective(square, hom, (fw, fh), flags=cv2.INTER_AREA)
-    alpha = cv2.warpPerspective(np.ones((side, side), np.float32), hom, (fw, fh), flags=cv2.INTER_LINEAR)
-    drop = cv2.GaussianBlur(alpha, (0, 0), 6)
-    table *= (1 - 0.4 * np.roll(np.roll(drop, 5, 0), 4, 1))[..., None]
-    img = table * (1 - alpha[..., None]) + warped.astype(np.float32) * alpha[..., None]
+    img = _on_table(table, square, hom, cv2.INTER_AREA)
     # The same light on every photo of the game: its own stream from the seed.
     img = _light(img, np.random.default_rng((seed, 1, 0)), light)
-    return _camera(np.clip(img, 0, 255), own)
+    return _camera(np.clip(img, 0, 255), np.random.default_rng((seed, photo)))
+
+
+def _on_table(table: np.ndarray, board: np.ndarray, hom: np.ndarray, interpolation: int) -> np.ndarray:
+    """``board`` (a square picture) laid on ``table`` (float32, changed) where ``hom`` puts it, with the soft
+    shadow its thickness casts."""
+    h, w = table.shape[:2]
+    warped = cv2.warpPerspective(board, hom, (w, h), flags=interpolation)
+    alpha = cv2.warpPerspective(np.ones(board.shape[:2], np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)
+    drop = cv2.GaussianBlur(alpha, (0, 0), 6)
+    table *= (1 - 0.4 * np.roll(np.roll(drop, 5, 0), 4, 1))[..., None]
+    return table * (1 - alpha[..., None]) + warped.astype(np.float32) * alpha[..., None]
 
 
 # ---------------------------------------------------------------- scenes
@@ -577,13 +584,8 @@ def render_scene(seed: int, *, style: str | None = None, background_kind: str | 
     total_yaw = yaw + 90 * turns
     hom, corners = _projection(rng, side, rim, side - rim, frame_size, yaw=total_yaw, tilt=tilt, fill=fill)
     w, h = frame_size
-    img = background(bg_kind, (h, w), rng).astype(np.float32)
-    warped = cv2.warpPerspective(board, hom, (w, h), flags=cv2.INTER_AREA if fill < 0.6 else cv2.INTER_LINEAR)
-    alpha = cv2.warpPerspective(np.ones(board.shape[:2], np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)
-    # The board's thickness casts a soft shadow on the table.
-    drop = cv2.GaussianBlur(alpha, (0, 0), 6)
-    img *= (1 - 0.4 * np.roll(np.roll(drop, 5, 0), 4, 1))[..., None]
-    img = img * (1 - alpha[..., None]) + warped.astype(np.float32) * alpha[..., None]
+    img = _on_table(background(bg_kind, (h, w), rng).astype(np.float32), board, hom,
+                    cv2.INTER_AREA if fill < 0.6 else cv2.INTER_LINEAR)
     cell = float(np.linalg.norm(corners[1] - corners[0])) / n
     img8 = np.clip(img, 0, 255).astype(np.uint8)
     _stray_tiles(img8, rng, stray, cell, corners, st)
