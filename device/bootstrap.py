@@ -132,7 +132,8 @@ def ensure_venv() -> None:
     say(f"creating {VENV}")
     args = [sys.executable, "-m", "venv"]
     if is_raspberry_pi():
-        # Debian's picamera2, libcamera and lgpio are only visible through the system site.
+        # Debian's lgpio (Python 3.13) is only visible through the system site; picamera2 needs no venv at all
+        # (its worker runs under the system's python3).
         args.append("--system-site-packages")
     result = subprocess.run([*args, str(VENV)], check=False)
     if result.returncode != 0:

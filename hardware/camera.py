@@ -3,8 +3,8 @@
 
 Back-ends (``ordvakt.cameras`` entry points in ``pyproject.toml``):
 
-* ``picamera2`` — :class:`Picamera2Camera`, the Pi camera via libcamera (picamera2 imported only
-  when constructed; its ``RGB888`` frames are already BGR);
+* ``picamera2`` — :class:`Picamera2Camera`, the Pi camera via libcamera (picamera2 runs in a worker
+  process under the system's Python, :mod:`hardware.picamera_worker`; its ``RGB888`` frames are already BGR);
 * ``opencv`` — :class:`OpenCVCamera`, ``cv2.VideoCapture`` for USB webcams (not CSI cameras);
 * ``replay`` — :class:`ReplayCamera`, an image folder in natural order (image-1, image-2, ... image-10),
   stepped with ``advance()`` or fed frames with ``feed()``;
@@ -20,11 +20,18 @@ Back-ends (``ordvakt.cameras`` entry points in ``pyproject.toml``):
 from __future__ import annotations
 
 import contextlib
+import json
 import math
+import mmap
 import os
 import re
+import select
+import subprocess
+import sys
+import tempfile
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -32,7 +39,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from hardware.config import CAMERA_KINDS, CameraConfig, HardwareConfig, camera_kinds
-from hardware.errors import CaptureError, ConfigurationError, DeviceUnavailable
+from hardware.errors import CaptureError, ConfigurationError, DeviceUnavailable, HardwareError
+from hardware.picamera_worker import EXPOSURE_CONTROLS, SETTLE_FRAMES
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 ENV_KIND = "ORDVAKT_CAMERA"
@@ -275,46 +283,33 @@ class OpenCVCamera(_LiveCamera):
         self._capture.release()
 
 
-#: The low-resolution stream the still-frame test reads (the full still is only taken when it is wanted).
-LORES_SIZE = (640, 480)
-#: Frames given to auto-exposure and white balance to settle before they are locked.
-SETTLE_FRAMES = 10
-#: A full still is taken once a low-resolution frame is at least this share as sharp as the sharpest seen.
-STILL_SHARPNESS_SHARE = 0.9
+#: The worker (its own process, under the system's Python: see :mod:`hardware.picamera_worker`).
+PICAMERA_WORKER = Path(__file__).with_name("picamera_worker.py")
+#: Seconds the worker gets to open the camera (exposure settling and one autofocus cycle included), and to
+#: answer any other request beyond the time the request itself may take.
+OPEN_TIMEOUT_S = 30.0
+ANSWER_TIMEOUT_S = 10.0
 
 
-def _import_picamera2() -> Any:
-    """The Picamera2 class, or one line saying why not (never a traceback).
-
-    picamera2 fails to import in several ways on a Pi: ImportError (not installed, or the venv cannot see
-    Debian's package), ValueError/RuntimeError from numpy when a pip numpy in the venv shadows the Debian
-    numpy that simplejpeg and picamera2 were built against, OSError from libcamera."""
-    try:
-        from picamera2 import Picamera2
-    except ImportError as exc:
-        raise DeviceUnavailable(
-            f"hardware.camera.kind = 'picamera2': picamera2 cannot be imported ({exc}); on the Pi run "
-            "`sudo apt install python3-picamera2` and create the venv with --system-site-packages"
-        ) from None
-    except Exception as exc:  # numpy ABI mismatch (ValueError), libcamera (RuntimeError, OSError)
-        hint = ("a numpy installed in the venv shadows Debian's: `.venv/bin/pip uninstall numpy`, then "
-                "`python3 device/bootstrap.py setup`" if "numpy" in str(exc).lower() or isinstance(exc, ValueError)
-                else "check `rpicam-hello --list-cameras`")
-        raise DeviceUnavailable(
-            f"hardware.camera.kind = 'picamera2': picamera2 fails to load ({type(exc).__name__}: {exc}); {hint}"
-        ) from None
-    return Picamera2
+def system_python() -> list[str]:
+    """The command that runs the worker: the Python this venv was made from (Debian's, which sees picamera2),
+    isolated from the venv's packages and environment (``-I``)."""
+    base = Path(sys.base_prefix) / "bin" / "python3"
+    return [str(base if base.exists() else sys.executable), "-I"]
 
 
 class Picamera2Camera(_LiveCamera):
-    """The Raspberry Pi camera via picamera2/libcamera, set up as its maintainers advise for stills:
+    """The Raspberry Pi camera via picamera2/libcamera, driven by a worker process under the system's Python.
 
-    * one still configuration with two streams: ``main`` at full resolution in ``RGB888`` (= BGR in memory)
-      for reading the tiles, ``lores`` (YUV420, :data:`LORES_SIZE`) for judging motion and sharpness cheaply;
-    * auto-exposure and white balance run for :data:`SETTLE_FRAMES` frames, then are locked at the values they
-      found (a hand or a shadow crossing the board must not change the board's colours between moves);
-    * on a camera with autofocus (Camera Module 3) one autofocus cycle on the board, then the lens is fixed
-      there (``focus_m`` fixes it at a known distance instead).
+    Debian builds picamera2 against its own numpy (1.24 on Bookworm) and the application runs on numpy 2 (the
+    OpenCV it is measured with needs it): one process cannot hold both, so :mod:`hardware.picamera_worker`
+    (:class:`~hardware.picamera_worker.Picamera2Driver`) opens the camera in a process of its own and sends
+    the frames over a pipe. It sets the camera up as picamera2's maintainers advise for stills: a full
+    resolution ``main`` stream for the tiles and a ``lores`` one for judging motion and sharpness; exposure
+    and white balance settled, then locked; an autofocus lens focused once, then fixed (at ``focus_m``
+    metres when given). ``python``: the command that runs the worker (default :func:`system_python`),
+    ``env``: its environment; ``shared_memory``: frames handed over in shared memory (else through the pipe, at
+    about twice the cost: 11 and 22 ms for a 2 MP frame on the development machine).
     """
 
     def __init__(
@@ -326,39 +321,39 @@ class Picamera2Camera(_LiveCamera):
         focus_m: float | None = None,
         setting: str = "hardware.camera.device",
         clock: Callable[[], float] = time.monotonic,
+        python: Sequence[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        shared_memory: bool = True,
     ) -> None:
         super().__init__(clock)
-        picamera2 = _import_picamera2()
         if not isinstance(camera_num, int) or isinstance(camera_num, bool):
             raise ConfigurationError(f"{setting} = {camera_num!r}: picamera2 takes a camera number (0, 1)")
-        try:
-            found = len(picamera2.global_camera_info())
-        except Exception as exc:  # libcamera not running, no permission on /dev/media*
-            raise DeviceUnavailable(f"{setting} = {camera_num!r}: libcamera cannot list cameras: {exc}") from None
-        if not 0 <= camera_num < found:
-            raise DeviceUnavailable(
-                f"{setting} = {camera_num!r}: no such camera; libcamera found {found} "
-                "(check the ribbon cable and `rpicam-hello --list-cameras`)"
-            )
         self.camera_num = camera_num
+        self._setting = setting
+        self._lock = threading.Lock()
+        self._pending = bytearray()
+        self._shared: tuple[str, int, mmap.mmap] | None = None  # the worker's frame buffer, mapped here
+        command = [*(python if python is not None else system_python()), str(PICAMERA_WORKER)]
+        self._log = tempfile.TemporaryFile()  # the worker's (and libcamera's) messages, for a failure's reason
         try:
-            camera = picamera2(camera_num)
-        except Exception as exc:
-            raise DeviceUnavailable(f"{setting} = {camera_num!r}: the camera cannot be opened: {exc}") from None
-        self._camera = camera
+            self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, bufsize=0,
+                env=None if env is None else dict(env))
+        except OSError as exc:
+            self._log.close()
+            raise DeviceUnavailable(f"hardware.camera.kind = 'picamera2': {command[0]} cannot be started to "
+                                    f"drive the camera ({exc.strerror or exc})") from None
         try:
-            main: dict[str, Any] = {"format": "RGB888"}
-            if width and height:
-                main["size"] = (width, height)
-            camera.configure(camera.create_still_configuration(
-                main=main, lores={"format": "YUV420", "size": LORES_SIZE}, buffer_count=2))
-            camera.start()
-            self.lock_exposure()
-            self.fix_focus(focus_m)
-        except (RuntimeError, OSError, ValueError) as exc:
-            with contextlib.suppress(Exception):  # the first problem is the one to report
-                self.close()
-            raise DeviceUnavailable(f"{setting} = {camera_num!r}: the camera cannot be started: {exc}") from None
+            opened = self._request({"op": "open", "camera": camera_num, "width": width, "height": height,
+                                    "focus_m": focus_m, "shared": shared_memory}, OPEN_TIMEOUT_S)
+        except CaptureError as exc:  # the worker died or hung before the camera was open
+            self._stop()
+            raise DeviceUnavailable(f"hardware.camera.kind = 'picamera2': the camera cannot be opened: {exc}") from None
+        except BaseException:
+            self._stop()
+            raise
+        self.exposure: dict[str, Any] = _exposure(opened["exposure"])
+        self.lens_position: float | None = opened["lens_position"]
 
     @classmethod
     def from_config(cls, config: CameraConfig, setting: str = "hardware.camera.device") -> Picamera2Camera:
@@ -368,25 +363,16 @@ class Picamera2Camera(_LiveCamera):
     def lock_exposure(self, settle_frames: int = SETTLE_FRAMES) -> dict[str, Any]:
         """Let auto-exposure and white balance settle on the scene, then fix them there; returns the controls set.
         Call it again (e.g. after calibrating under new light) to re-measure."""
-        camera = self._camera
-        camera.set_controls({"AeEnable": True, "AwbEnable": True})
-        metadata: dict[str, Any] = {}
-        for _ in range(max(1, settle_frames)):
-            metadata = camera.capture_metadata()
-        fixed: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
-        for name in ("ExposureTime", "AnalogueGain", "ColourGains"):
-            if name in metadata:
-                fixed[name] = metadata[name]
-        camera.set_controls(fixed)
-        self.exposure = fixed
-        return fixed
+        self.exposure = _exposure(self._request({"op": "lock_exposure", "settle_frames": settle_frames},
+                                                ANSWER_TIMEOUT_S + settle_frames))
+        return self.exposure
 
     def apply_exposure(self, controls: Mapping[str, Any]) -> dict[str, Any]:
         """Fix exposure, gain and white balance at values measured before (by :meth:`lock_exposure` during
         calibration), so the board keeps the colours it was calibrated with after a restart. Only the three
         known controls are taken; values that are not finite positive numbers are refused."""
         fixed: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
-        for name in ("ExposureTime", "AnalogueGain", "ColourGains"):
+        for name in EXPOSURE_CONTROLS:
             if name not in controls:
                 continue
             value = controls[name]
@@ -397,75 +383,149 @@ class Picamera2Camera(_LiveCamera):
             fixed[name] = tuple(values) if name == "ColourGains" else values[0]
         if name_missing := {"ExposureTime", "AnalogueGain"} - fixed.keys():
             raise ConfigurationError(f"camera exposure lacks {', '.join(sorted(name_missing))}")
-        self._camera.set_controls(fixed)
-        self.exposure = fixed
-        return fixed
+        self.exposure = _exposure(self._request({"op": "apply_exposure", "controls": fixed}))
+        return self.exposure
 
     def fix_focus(self, focus_m: float | None = None) -> float | None:
         """Fix the lens of an autofocus camera: at ``focus_m`` metres, else where one autofocus cycle on the
         board put it. Returns the lens position (dioptres), or None for a fixed-focus camera."""
-        camera = self._camera
-        if "AfMode" not in getattr(camera, "camera_controls", {}):
-            return None
-        if focus_m is not None:
-            position = 1.0 / max(focus_m, 0.01)
-        else:
-            camera.set_controls({"AfMode": _AF_AUTO})
-            camera.autofocus_cycle()
-            position = float(camera.capture_metadata().get("LensPosition", 0.0))
-        camera.set_controls({"AfMode": _AF_MANUAL, "LensPosition": position})
-        self.lens_position = position
-        return position
+        self.lens_position = self._request({"op": "fix_focus", "focus_m": focus_m}, OPEN_TIMEOUT_S)["lens_position"]
+        return self.lens_position
 
     def capture(self) -> np.ndarray:
-        try:
-            frame = self._camera.capture_array("main")
-        except (RuntimeError, OSError) as exc:
-            raise CaptureError(f"Pi camera {self.camera_num} delivered no frame: {exc}") from None
-        return _bgr(frame)
+        return self._request({"op": "capture", "stream": "main"})  # type: ignore[no-any-return]
 
     def capture_lores(self) -> np.ndarray:
         """The low-resolution stream's picture as grey (its Y plane): for motion and sharpness checks."""
-        try:
-            frame = self._camera.capture_array("lores")
-        except (RuntimeError, OSError) as exc:
-            raise CaptureError(f"Pi camera {self.camera_num} delivered no frame: {exc}") from None
-        return frame[: LORES_SIZE[1], : LORES_SIZE[0]]
+        return self._request({"op": "capture", "stream": "lores"})  # type: ignore[no-any-return]
 
     def best_still(self, timeout_s: float = 1.0, *, frames: int = 5) -> np.ndarray:
         """A full still from the first request whose low-resolution picture is nearly as sharp as the sharpest of
         the next ``frames`` (a hand moving away blurs the first ones); bounded by ``timeout_s``, always one."""
-        deadline = self._clock() + max(0.0, timeout_s)
-        scores = []
-        for _ in range(max(1, frames)):
-            scores.append(sharpness(self.capture_lores()))
-            if self._clock() >= deadline:
-                break
-        target = max(scores) * STILL_SHARPNESS_SHARE
-        while True:
-            try:
-                with self._camera.captured_request() as request:
-                    if sharpness(request.make_array("lores")[: LORES_SIZE[1], : LORES_SIZE[0]]) >= target or \
-                            self._clock() >= deadline:
-                        return _bgr(request.make_array("main"))
-            except (RuntimeError, OSError) as exc:
-                raise CaptureError(f"Pi camera {self.camera_num} delivered no frame: {exc}") from None
+        return self._request({"op": "best_still", "timeout_s": timeout_s, "frames": frames},  # type: ignore[no-any-return]
+                             ANSWER_TIMEOUT_S + max(0.0, timeout_s))
 
     def close(self) -> None:
+        if self._process is None:
+            return
         try:
-            self._camera.stop()
+            self._request({"op": "close"})
+        except HardwareError:
+            pass  # closing anyway
         finally:
-            self._camera.close()
+            self._stop()
+
+    def _stop(self) -> None:
+        self._unmap()
+        process, self._process = self._process, None
+        if process is None:
+            return
+        for pipe in (process.stdin, process.stdout):
+            with contextlib.suppress(OSError):
+                if pipe is not None:
+                    pipe.close()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        self._log.close()
+
+    def _request(self, request: dict[str, Any], timeout_s: float = ANSWER_TIMEOUT_S) -> Any:
+        """Send one request and wait for its answer: its value, or the picture it carries."""
+        with self._lock:
+            process = self._process
+            if process is None or process.stdin is None or process.stdout is None:
+                raise CaptureError(f"Pi camera {self.camera_num} is closed")
+            deadline = self._clock_now() + timeout_s
+            try:
+                process.stdin.write(json.dumps(request).encode() + b"\n")
+                head = json.loads(self._read_line(process, deadline))
+                if not head.get("ok"):
+                    raise self._error(head.get("error"), str(head.get("message")))
+                if "array" not in head:
+                    return head.get("value")
+                shape = tuple(int(n) for n in head["array"]["shape"])
+                if "memfd" in head["array"]:
+                    return self._shared_frame(str(head["array"]["memfd"]), int(head["array"]["bytes"]), shape)
+                frame = np.empty(shape, np.uint8)
+                self._read_into(process, frame.data.cast("B"), deadline)
+                return frame
+            except (OSError, ValueError, EOFError) as exc:
+                reason = self._worker_said() or str(exc) or type(exc).__name__
+                raise CaptureError(f"Pi camera {self.camera_num}: its worker stopped answering ({reason})") from None
+
+    def _shared_frame(self, path: str, size: int, shape: tuple[int, ...]) -> np.ndarray:
+        """A copy of the frame the worker left in its shared buffer (mapped here on first sight)."""
+        if self._shared is None or self._shared[:2] != (path, size):
+            self._unmap()
+            with open(path, "rb") as buffer:
+                self._shared = (path, size, mmap.mmap(buffer.fileno(), size, access=mmap.ACCESS_READ))
+        return np.ndarray(shape, np.uint8, buffer=self._shared[2]).copy()
+
+    def _unmap(self) -> None:
+        if self._shared is not None:
+            self._shared[2].close()
+            self._shared = None
+
+    @staticmethod
+    def _clock_now() -> float:
+        return time.monotonic()  # the request deadlines are real time whatever clock judges the stills
+
+    def _error(self, kind: Any, message: str) -> HardwareError:
+        if kind == "missing":
+            return DeviceUnavailable(f"hardware.camera.kind = 'picamera2': {message}")
+        if kind == "unavailable":
+            return DeviceUnavailable(f"{self._setting} = {self.camera_num!r}: {message}")
+        if kind == "config":
+            return ConfigurationError(f"{self._setting}: {message}")
+        return CaptureError(message)
+
+    def _wait_readable(self, process: subprocess.Popen[bytes], deadline: float) -> None:
+        assert process.stdout is not None
+        remaining = deadline - self._clock_now()
+        if remaining <= 0 or not select.select([process.stdout], [], [], remaining)[0]:
+            raise EOFError(f"no answer within {deadline - self._clock_now() + remaining:.0f} s")
+
+    def _read_line(self, process: subprocess.Popen[bytes], deadline: float) -> bytes:
+        assert process.stdout is not None
+        while b"\n" not in self._pending:
+            self._wait_readable(process, deadline)
+            chunk = process.stdout.read(65536)
+            if not chunk:
+                raise EOFError("it ended")
+            self._pending += chunk
+        end = self._pending.index(b"\n") + 1
+        line, self._pending = bytes(self._pending[:end]), self._pending[end:]
+        return line
+
+    def _read_into(self, process: subprocess.Popen[bytes], view: memoryview, deadline: float) -> None:
+        assert process.stdout is not None
+        got = min(len(self._pending), len(view))
+        view[:got] = self._pending[:got]
+        del self._pending[:got]
+        while got < len(view):
+            self._wait_readable(process, deadline)
+            n = process.stdout.readinto(view[got:])  # type: ignore[attr-defined]
+            if not n:
+                raise EOFError("it ended in the middle of a picture")
+            got += n
+
+    def _worker_said(self) -> str:
+        """The last line the worker wrote to its log (a traceback's last line names the problem)."""
+        with contextlib.suppress(OSError, ValueError):
+            self._log.seek(0)
+            lines = [line.strip() for line in self._log.read().decode(errors="replace").splitlines() if line.strip()]
+            return lines[-1] if lines else ""
+        return ""
 
 
-#: libcamera's AfModeEnum values (picamera2's ``libcamera.controls.AfModeEnum.Manual`` / ``.Auto``).
-_AF_MANUAL = 0
-_AF_AUTO = 1
-
-
-def _bgr(frame: np.ndarray) -> np.ndarray:
-    """``RGB888``/``XRGB8888`` arrays are BGR(A) in memory: drop the padding byte, keep the order."""
-    return frame[:, :, :3] if frame.ndim == 3 and frame.shape[2] == 4 else frame
+def _exposure(controls: Any) -> dict[str, Any]:
+    """Controls as the worker sent them, ColourGains a tuple again (JSON carries it as a list)."""
+    fixed = dict(controls or {})
+    if isinstance(fixed.get("ColourGains"), list):
+        fixed["ColourGains"] = tuple(fixed["ColourGains"])
+    return fixed
 
 
 _BUILTIN: dict[str, Any] = {

@@ -4,7 +4,8 @@
 #   sudo systemd/install.sh [TARGET]        (TARGET: where the program goes, default /opt/ordvakt)
 # 1. copies the project to TARGET and runs `device/bootstrap.py setup` there: the Debian packages of
 #    device/data/debian-packages.txt (the same list the bootstrap uses everywhere), a venv with
-#    --system-site-packages (Debian's picamera2, numpy and lgpio stay visible), the project with the pi extra;
+#    --system-site-packages (Debian's lgpio stays visible; picamera2 runs in its own worker process under
+#    the system's python3), the project with the pi extra;
 # 2. a system user `ordvakt` in the video, render, input and gpio groups;
 # 3. the word lists built where the service reads them: /var/lib/ordvakt/lexicons ($STATE_DIRECTORY);
 # 4. /etc/ordvakt/config.toml (yours from ~/.config/ordvakt/config.toml when there is one);
