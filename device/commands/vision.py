@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -245,8 +246,13 @@ def _check_output(path: Path | None, suffixes: tuple[str, ...] | None = None) ->
         raise ImageReadError(f"{str(path)!r}: the output must end in {' or '.join(allowed)}")
     if not path.parent.is_dir():
         raise ImageReadError(f"{str(path)!r}: the folder {str(path.parent)!r} does not exist")
-    if not os.access(path.parent, os.W_OK):
-        raise ImageReadError(f"{str(path)!r}: the folder {str(path.parent)!r} is not writable")
+    # A file made and dropped there, not os.access: that answers for the real user only, and wrongly where the
+    # access call is not passed through (seen under proot on the arm64 proof).
+    try:
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError:
+        raise ImageReadError(f"{str(path)!r}: the folder {str(path.parent)!r} is not writable") from None
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
