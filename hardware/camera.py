@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -439,21 +439,36 @@ class Picamera2Camera(_LiveCamera):
                 raise CaptureError(f"Pi camera {self.camera_num} is closed")
             deadline = self._clock_now() + timeout_s
             try:
-                process.stdin.write(json.dumps(request).encode() + b"\n")
-                head = json.loads(self._read_line(process, deadline))
-                if not head.get("ok"):
-                    raise self._error(head.get("error"), str(head.get("message")))
-                if "array" not in head:
-                    return head.get("value")
-                shape = tuple(int(n) for n in head["array"]["shape"])
-                if "memfd" in head["array"]:
-                    return self._shared_frame(str(head["array"]["memfd"]), int(head["array"]["bytes"]), shape)
-                frame = np.empty(shape, np.uint8)
-                self._read_into(process, frame.data.cast("B"), deadline)
-                return frame
+                answer = self._exchange(process, request, deadline)
+                if isinstance(answer, _SharedPicture):
+                    try:
+                        return self._shared_frame(*answer)
+                    except OSError:
+                        # The worker's buffer cannot be mapped here (a sandbox hiding /proc, say): the pictures
+                        # come through the pipe from now on, this one again.
+                        self._exchange(process, {"op": "shared", "on": False}, deadline)
+                        return self._exchange(process, request, deadline)
+                return answer
             except (OSError, ValueError, EOFError) as exc:
                 reason = self._worker_said() or str(exc) or type(exc).__name__
                 raise CaptureError(f"Pi camera {self.camera_num}: its worker stopped answering ({reason})") from None
+
+    def _exchange(self, process: subprocess.Popen[bytes], request: dict[str, Any], deadline: float) -> Any:
+        """One request and its answer: the value, the picture that came through the pipe, or where the picture
+        lies in shared memory (:class:`_SharedPicture`)."""
+        assert process.stdin is not None
+        process.stdin.write(json.dumps(request).encode() + b"\n")
+        head = json.loads(self._read_line(process, deadline))
+        if not head.get("ok"):
+            raise self._error(head.get("error"), str(head.get("message")))
+        if "array" not in head:
+            return head.get("value")
+        shape = tuple(int(n) for n in head["array"]["shape"])
+        if "memfd" in head["array"]:
+            return _SharedPicture(str(head["array"]["memfd"]), int(head["array"]["bytes"]), shape)
+        frame = np.empty(shape, np.uint8)
+        self._read_into(process, frame.data.cast("B"), deadline)
+        return frame
 
     def _shared_frame(self, path: str, size: int, shape: tuple[int, ...]) -> np.ndarray:
         """A copy of the frame the worker left in its shared buffer (mapped here on first sight)."""
@@ -518,6 +533,14 @@ class Picamera2Camera(_LiveCamera):
             lines = [line.strip() for line in self._log.read().decode(errors="replace").splitlines() if line.strip()]
             return lines[-1] if lines else ""
         return ""
+
+
+class _SharedPicture(NamedTuple):
+    """Where the worker left a picture: its memfd (a /proc path), the buffer's size, the picture's shape."""
+
+    path: str
+    size: int
+    shape: tuple[int, ...]
 
 
 def _exposure(controls: Any) -> dict[str, Any]:

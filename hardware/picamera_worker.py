@@ -14,7 +14,8 @@ picture ``"array": {"shape": [...]}`` followed by its ``uint8`` bytes, or (``ope
 ``"array": {"shape": [...], "memfd": PATH, "bytes": N}`` with the bytes in shared memory (:class:`SharedFrame`).
 Operations: ``open`` (camera, width, height, focus_m, shared), ``capture`` (stream ``main`` or ``lores``),
 ``best_still`` (timeout_s, frames), ``lock_exposure`` (settle_frames), ``apply_exposure`` (controls), ``fix_focus``
-(focus_m), ``close``.
+(focus_m), ``shared`` (on: pictures in shared memory or not), ``close``. A picture that cannot be put in shared
+memory comes through the pipe, and so do the later ones.
 """
 
 from __future__ import annotations
@@ -310,14 +311,21 @@ def serve(requests: BinaryIO, answers: BinaryIO) -> int:
                 if not isinstance(request, dict):
                     raise WorkerError("config", f"request {line[:60]!r}: expected a JSON object")
                 op = request.get("op")
-                if op == "open" and request.get("shared") and hasattr(os, "memfd_create"):
-                    shared = SharedFrame()
-                driver, value = _answer(driver, request)
+                if op in ("open", "shared"):
+                    if shared is not None:
+                        shared.close()
+                    on = request.get("shared" if op == "open" else "on")
+                    shared = SharedFrame() if on and hasattr(os, "memfd_create") else None
+                driver, value = (driver, None) if op == "shared" else _answer(driver, request)
                 head: dict[str, Any] = {"ok": True}
                 if np is not None and isinstance(value, np.ndarray):
                     if shared is not None:
-                        head["array"] = shared.put(value)
-                    else:
+                        try:
+                            head["array"] = shared.put(value)
+                        except OSError:  # no memfd here (a sandbox's system call filter): the pipe from now on
+                            shared.close()
+                            shared = None
+                    if shared is None:
                         array = np.ascontiguousarray(value, np.uint8)
                         head["array"] = {"shape": list(array.shape)}
                     value = None

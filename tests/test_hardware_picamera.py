@@ -211,6 +211,11 @@ FAKE_MODULE = textwrap.dedent('''
     import json, os
     import numpy as np
 
+    if os.environ.get("FAKE_NO_MEMFD"):  # as a sandbox's system call filter answers
+        def _refused(*args):
+            raise PermissionError(1, "Operation not permitted")
+        os.memfd_create = _refused
+
     def _log(*event):
         with open(os.environ["FAKE_PICAMERA2_LOG"], "a") as f:
             f.write(json.dumps(event, default=float) + "\\n")
@@ -380,3 +385,22 @@ def test_the_worker_runs_under_the_python_the_venv_was_made_from():
     assert command[-1] == "-I" and Path(command[0]).name.startswith("python")
     assert Path(command[0]).resolve() == (Path(sys.base_prefix) / "bin" / "python3").resolve() \
         or not (Path(sys.base_prefix) / "bin" / "python3").exists()
+
+
+def test_pictures_come_through_the_pipe_where_shared_memory_is_refused(worker, monkeypatch):
+    """A system call filter that refuses memfd in the worker, or a /proc the application cannot open the worker's
+    buffer through: the frames come through the pipe instead, the same bytes."""
+    options, _ = worker
+    expected = (np.arange(48 * 64 * 4) % 251).astype(np.uint8).reshape(48, 64, 4)[:, :, :3]
+    options["env"]["FAKE_NO_MEMFD"] = "1"
+    with Picamera2Camera(0, width=64, height=48, **options) as camera:
+        assert np.array_equal(camera.capture(), expected) and np.array_equal(camera.capture(), expected)
+        assert camera._shared is None
+    del options["env"]["FAKE_NO_MEMFD"]
+    with Picamera2Camera(0, width=64, height=48, **options) as camera:
+        def hidden(*args):
+            raise PermissionError(13, "Permission denied")
+
+        monkeypatch.setattr(camera, "_shared_frame", hidden)
+        assert np.array_equal(camera.capture(), expected)  # asked again, through the pipe
+        assert np.array_equal(camera.capture(), expected) and camera.capture_lores().shape == (480, 640)
