@@ -335,10 +335,14 @@ class Picamera2Camera(_LiveCamera):
         self._shared: tuple[str, int, mmap.mmap] | None = None  # the worker's frame buffer, mapped here
         command = [*(python if python is not None else system_python()), str(PICAMERA_WORKER)]
         self._log = tempfile.TemporaryFile()  # the worker's (and libcamera's) messages, for a failure's reason
+        environment = dict(os.environ if env is None else env)
+        # libcamera logs every stream configuration at INFO: warnings and errors are what a failure needs, and the
+        # log file then stays small over weeks of running.
+        environment.setdefault("LIBCAMERA_LOG_LEVELS", "*:WARN")
         try:
             self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, bufsize=0,
-                env=None if env is None else dict(env))
+                env=environment)
         except OSError as exc:
             self._log.close()
             raise DeviceUnavailable(f"hardware.camera.kind = 'picamera2': {command[0]} cannot be started to "
