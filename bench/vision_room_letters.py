@@ -23,27 +23,15 @@ from pathlib import Path  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.game import Game  # noqa: E402
-from engine.gcg import replay  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from vision import variants  # noqa: E402
 from vision.classifier import LetterClassifier  # noqa: E402
 from vision.profile import load_profile  # noqa: E402
 from vision.reader import BoardReader, load_frame  # noqa: E402
-from vision.replay import load_record  # noqa: E402
+from vision.replay import load_record, record_boards  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "photos" / "scrabscrap"
 GAMES = ("game01", "game02", "game04")
-
-
-def boards(game: str, rules: Rules) -> list:
-    """The board after each record line (the records use lettered rows)."""
-    live = Game(rules, ["a", "b"])
-    out = []
-    for event in replay(load_record(next((DATA / game).glob("*.gcg"))), rules=rules, lettered_rows=True).game.events:
-        live.play(event.move, player=event.player, check=False)
-        out.append(live.board.copy())
-    return out
 
 
 def main(argv: list[str]) -> int:
@@ -62,7 +50,8 @@ def main(argv: list[str]) -> int:
         read, confusions, marks = Counter(), Counter(), Counter()
         for game in GAMES:
             classifier = LetterClassifier(rules.tileset.alphabet, exclude=(f"photo:{game}",))
-            for n, board in enumerate(boards(game, rules), start=1):
+            record = load_record(next((DATA / game).glob("*.gcg")))
+            for n, board in enumerate(record_boards(record, rules), start=1):
                 path = DATA / game / f"image-{n}.jpg"
                 if not path.is_file():
                     continue

@@ -504,7 +504,7 @@ class Picamera2Camera(_LiveCamera):
         assert process.stdout is not None
         remaining = deadline - self._clock_now()
         if remaining <= 0 or not select.select([process.stdout], [], [], remaining)[0]:
-            raise EOFError(f"no answer within {deadline - self._clock_now() + remaining:.0f} s")
+            raise EOFError("no answer in the time a request is given")
 
     def _read_line(self, process: subprocess.Popen[bytes], deadline: float) -> bytes:
         assert process.stdout is not None

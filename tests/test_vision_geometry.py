@@ -9,15 +9,13 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.game import Game
-from engine.gcg import replay
 from engine.rules import Rules
 from vision import variants
 from vision.diff import ProposalKind, propose
 from vision.locate import Locator, locate
 from vision.profile import load_profile
 from vision.reader import BoardReader, ReadingStatus, load_frame
-from vision.replay import load_record, replay_photos
+from vision.replay import load_record, record_boards, replay_photos
 from vision.stability import GateVerdict, StillFrameGate
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "photos" / "scrabscrap"
@@ -34,12 +32,7 @@ def frame(game: str, n: int) -> np.ndarray:
 def truth(game: str) -> tuple[Rules, list]:
     """The board after each record line (the records use lettered rows)."""
     rules = Rules.scrabble("de")
-    live = Game(rules, ["a", "b"])
-    boards = []
-    for event in replay(load_record(next((DATA / game).glob("*.gcg"))), rules=rules, lettered_rows=True).game.events:
-        live.play(event.move, player=event.player, check=False)
-        boards.append(live.board.copy())
-    return rules, boards
+    return rules, record_boards(load_record(next((DATA / game).glob("*.gcg"))), rules)
 
 
 def cell_size(corners: np.ndarray) -> float:

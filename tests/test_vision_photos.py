@@ -15,7 +15,7 @@ from vision import variants
 from vision.diff import DiffProblem, ProposalKind, propose
 from vision.profile import load_profile
 from vision.reader import BoardReader, ReadingStatus, load_frame
-from vision.replay import load_record, replay_photos
+from vision.replay import load_record, record_boards, replay_photos
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "photos" / "scrabscrap"
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"needs the shared photos in {DATA}")
@@ -30,14 +30,7 @@ def frame(game: str, n: int) -> np.ndarray:
 def boards(game: str):
     """Ground-truth boards: the board after each record line, from the engine's replay of the record."""
     rules = Rules.scrabble("de")
-    record = load_record(next((DATA / game).glob("*.gcg")))
-    events = replay(record, rules=rules, lettered_rows=True).game.events
-    live = Game(rules, ["a", "b"])
-    out = []
-    for event in events:
-        live.play(event.move, player=event.player, check=False)
-        out.append(live.board.copy())
-    return rules, out
+    return rules, record_boards(load_record(next((DATA / game).glob("*.gcg"))), rules)
 
 
 def reader(rules):

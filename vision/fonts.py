@@ -153,21 +153,14 @@ def photo_glyphs(folder: Path, *, tiles: str = "de", frames_per_tile: int = FRAM
     ``frames_per_tile`` photos spread over its life. ``transform`` alters each photo first (e.g. one of
     :data:`vision.variants.VARIANTS`). Tiles the reader does not see as tiles are skipped.
     """
-    from engine.game import Game  # noqa: PLC0415 - only the model builder and evaluations need these
-    from engine.gcg import replay
-    from engine.rules import Rules
+    from engine.rules import Rules  # noqa: PLC0415 - only the model builder and evaluations need these
     from engine.squares import Square
     from vision.profile import load_profile
     from vision.reader import BoardReader, load_frame
-    from vision.replay import image_number, load_record, photos
+    from vision.replay import image_number, load_record, photos, record_boards
 
     rules = Rules.scrabble(tiles)
-    record = load_record(next(Path(folder).glob("*.gcg")))
-    live = Game(rules, ["a", "b"])
-    boards = []
-    for event in replay(record, rules=rules, lettered_rows=True).game.events:
-        live.play(event.move, player=event.player, check=False)
-        boards.append(live.board.copy())
+    boards = record_boards(load_record(next(Path(folder).glob("*.gcg"))), rules)
     reader = BoardReader(load_profile("scrabscrap"), rules.tileset,
                          classifier=_GlyphsOnly(rules.tileset.alphabet, font_model=None))
     shots: dict[tuple, list[int]] = {}

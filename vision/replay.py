@@ -1000,3 +1000,12 @@ def load_record(path: Path) -> GcgRecord:
     return parse_gcg(Path(path).read_bytes(), str(path))
 
 
+def record_boards(record: GcgRecord, rules: Rules, *, lettered_rows: bool = True) -> list[Board]:
+    """The board after each line of a record, by the engine's replay (for comparing photos against it; the
+    ScrabScrap records use lettered rows). Nothing read from a photo comes from here."""
+    live = Game(rules, ["a", "b"])
+    boards = []
+    for event in replay_record(record, rules=rules, lettered_rows=lettered_rows).game.events:
+        live.play(event.move, player=event.player, check=False)
+        boards.append(live.board.copy())
+    return boards
