@@ -143,9 +143,9 @@ def judge(frames, turns, grid: int, quarter_turns: int) -> list[tuple[bool, str]
 
 def word_check():
     try:
-        from device.commands.vision import _word_check
+        from device.commands.vision import word_check
 
-        return _word_check("en", None)
+        return word_check("en", None)
     except Exception as exc:  # noqa: BLE001 - the bench runs without a word list too
         return None, f"none ({exc})"
 

@@ -191,8 +191,9 @@ def record_boards(game_dir: Path, rules, lettered_rows: bool) -> list[set]:
 
 
 def evaluate(game_dir: Path, rules, profile: str = "scrabscrap",
-             lettered_rows: bool = True) -> tuple[int, int, int, int, int]:
-    """(photos, occupancy errors, unread photos, turns matched, turns compared) for one folder."""
+             lettered_rows: bool = True, words=None) -> tuple[int, int, int, int, int]:
+    """(photos, occupancy errors, unread photos, turns matched, turns compared) for one folder; ``words``:
+    the dictionary the replay names blanks and settles close calls with (None: the rules alone)."""
     from vision.profile import load_profile
     from vision.reader import BoardReader
     from vision.replay import image_number, load_record, replay_photos
@@ -200,7 +201,7 @@ def evaluate(game_dir: Path, rules, profile: str = "scrabscrap",
     truth = record_boards(game_dir, rules, lettered_rows)
     reader = BoardReader(load_profile(profile), rules.tileset)
     record = load_record(next(game_dir.glob("*.gcg")))
-    result = replay_photos(game_dir, reader, rules, record=record, orientation=lettered_rows)
+    result = replay_photos(game_dir, reader, rules, record=record, orientation=lettered_rows, words=words)
     errors = unread = 0
     for turn in result.turns:
         number = image_number(turn.photo)
@@ -214,7 +215,7 @@ def evaluate(game_dir: Path, rules, profile: str = "scrabscrap",
 
 
 def evaluate_all(data: Path, names: list[str], games: list[str], *, keep: Path | None = None,
-                 lettered_rows: bool = True) -> list[VariantScore]:
+                 lettered_rows: bool = True, words=None) -> list[VariantScore]:
     import tempfile
 
     from engine.rules import Rules
@@ -228,14 +229,15 @@ def evaluate_all(data: Path, names: list[str], games: list[str], *, keep: Path |
             write_variants(src, root / game, [n for n in names if n != "original"])
             for name in names:
                 folder = src if name == "original" else root / game / name
-                photos, errors, unread, matched, compared = evaluate(folder, rules, lettered_rows=lettered_rows)
+                photos, errors, unread, matched, compared = evaluate(folder, rules, lettered_rows=lettered_rows,
+                                                                     words=words)
                 scores.append(VariantScore(name, game, photos, errors, unread, matched, compared))
                 print(f"{name:9s} {game}: occupancy errors {errors:3d}, unread {unread}, "
                       f"turns {matched}/{compared}", file=sys.stderr, flush=True)
     return scores
 
 
-def _table(scores: list[VariantScore], games: list[str]) -> str:
+def table(scores: list[VariantScore], games: list[str]) -> str:
     lines = ["variant    " + "  ".join(f"{g:>16s}" for g in games) + "   total occ.err  turns"]
     for name in dict.fromkeys(s.variant for s in scores):
         row = {s.game: s for s in scores if s.variant == name}
@@ -273,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         scores = evaluate_all(args.data, args.variants, args.games, keep=args.keep,
                               lettered_rows=args.orientation == "lettered-rows")
-        print(_table(scores, args.games))
+        print(table(scores, args.games))
         return 0
     if args.src is None or args.out is None:
         ap.error("give SRC_DIR OUT_DIR, or --evaluate")

@@ -152,7 +152,7 @@ def run_replay(args: argparse.Namespace) -> int:
     else:
         rules = _rules("de")
     reader = BoardReader(load_profile(args.profile), rules.tileset)
-    words, dictionary = _word_check(rules.tileset.language, args.lexicon)
+    words, dictionary = word_check(rules.tileset.language, args.lexicon)
     print(f"dictionary: {dictionary}")
     missing = missing_numbers(photos(Path(args.folder)))
     if missing:
@@ -195,7 +195,7 @@ def run_replay(args: argparse.Namespace) -> int:
     return 0 if not result.unread else 1
 
 
-def _word_check(lang: str, lexicon: str | None):
+def word_check(lang: str, lexicon: str | None):
     """(word -> valid, the dictionary's name) for naming blanks and splitting photos; (None, why) without one."""
     from device.paths import lexicon_dir
     from engine.errors import EngineError
