@@ -14,7 +14,7 @@ from engine.moves import PlacedTile, Placement
 from engine.rules import Rules
 from engine.squares import Square
 from vision.classifier import LetterClassifier, LetterGuess
-from vision.diff import Proposal, ProposalKind, split_moves
+from vision.diff import Proposal, ProposalKind, copy_bars, split_moves
 from vision.glyphs import CROP_PAD, Glyph, extract
 from vision.locate import Geometry
 from vision.profile import load_profile
@@ -144,6 +144,102 @@ def test_a_close_call_between_two_letters_is_settled_by_the_dictionary():
     assert _prefer_words(read, clear, board, RULES, words, turn()) is read
     # A valid word is never changed, however close the second letter.
     assert _prefer_words(read, close, board, RULES, {"CAT", "COT"}.__contains__, turn()) is read
+
+
+def test_a_swap_that_mends_the_main_word_is_taken_though_a_cross_word_stays_unknown():
+    """A word list lacks some words a game plays (LÄSE, a cross-word of a room-low photo game): the letter
+    that mends the main word must not wait for the cross-word too."""
+    board = Board(15)
+    board[Square(6, 6)] = PlacedTile(Square(6, 6), "Z").cell
+    squares = [Square(7, 6 + i) for i in range(3)]
+    read = Placement.from_tiles([PlacedTile(sq, ch) for sq, ch in zip(squares, "CQT", strict=True)], board)
+    close = {squares[0]: reading(squares[0], ("C", 0.97), ("G", 0.8)),
+             squares[1]: reading(squares[1], ("Q", 0.95), ("A", 0.94)),
+             squares[2]: reading(squares[2], ("T", 0.98), ("I", 0.8))}
+    t = turn()
+    chosen = _prefer_words(read, close, board, RULES, {"CAT"}.__contains__, t)
+    assert "".join(x.letter for x in chosen.tiles) == "CAT"
+    assert "Q->A" in t.notes[0] and "leave 1 of 2 invalid words" in t.notes[0]
+    # No swap makes fewer invalid words: the reading stands.
+    assert _prefer_words(read, close, board, RULES, {"CIT"}.__contains__, turn()) is read
+
+
+def test_a_lost_umlaut_is_restored_when_the_marked_letter_makes_the_word():
+    """Dots and rings are a letter's smallest strokes, the first lost on a tile seen small or from low
+    (MÜHST read MUHST): the marked form counts as a close reading whenever the reader ranked it at all."""
+    rules = Rules.scrabble("sv")
+    board = Board(15)
+    squares = [Square(7, 6 + i) for i in range(3)]
+    read = Placement.from_tiles([PlacedTile(sq, ch) for sq, ch in zip(squares, "BAT", strict=True)], board)
+    ranked = {squares[0]: reading(squares[0], ("B", 0.97), ("R", 0.8)),
+              squares[1]: reading(squares[1], ("A", 0.95), ("R", 0.85), ("Å", 0.7)),
+              squares[2]: reading(squares[2], ("T", 0.98), ("I", 0.8))}
+    t = turn()
+    chosen = _prefer_words(read, ranked, board, rules, {"BÅT"}.__contains__, t)
+    assert "".join(x.letter for x in chosen.tiles) == "BÅT"
+    assert "A->Å" in t.notes[0]
+    # Not among the reader's candidates: no mark is invented.
+    unranked = {**ranked, squares[1]: reading(squares[1], ("A", 0.95), ("R", 0.85))}
+    assert _prefer_words(read, unranked, board, rules, {"BÅT"}.__contains__, turn()) is read
+    # A word the letters read already make is never changed.
+    assert _prefer_words(read, ranked, board, rules, {"BAT", "BÅT"}.__contains__, turn()) is read
+
+
+def test_the_bar_a_copy_beyond_the_sets_count_must_clear():
+    rules = Rules.scrabble("de")  # one P, one Ü, six R
+    board = Board(15)
+    for square, letter, blank in ((Square(7, 7), "P", False), (Square(7, 8), "Ü", False), (Square(7, 9), "R", False),
+                                  (Square(7, 10), "Y", True), (Square(7, 11), "X", False)):
+        board[square] = PlacedTile(square, letter, blank=blank).cell
+    guesses = {Square(7, 7): LetterGuess((("P", 0.9), ("F", 0.891))),   # game04's F read P by a hair
+               Square(7, 8): LetterGuess((("U", 0.9), ("Ü", 0.88))),    # a Ü the dictionary chose over U
+               Square(7, 9): LetterGuess((("R", 0.9), ("P", 0.5))),
+               Square(7, 10): LetterGuess((("Y", 0.9), ("V", 0.5)))}    # a blank: no copy of the set's Y
+    # R has copies left, the blank is no Y, X was never read (so sure): only P and Ü have a bar.
+    assert copy_bars(board, guesses, rules) == pytest.approx({"P": 0.009, "Ü": 1.0, "X": 1.0})
+    # Two copies of the one P on the board: the surer one is the bar.
+    board[Square(8, 7)] = PlacedTile(Square(8, 7), "P").cell
+    guesses[Square(8, 7)] = LetterGuess((("P", 0.9), ("R", 0.84)))
+    assert copy_bars(board, guesses, rules)["P"] == pytest.approx(0.06)
+
+
+def test_the_copy_a_surer_one_displaced_is_named_afterwards():
+    """Room-low game04: FINNEN's F read P by 0.009 (PINNEN is a word too), and the set's one P came later, read
+    by 0.06. The later P stood over the count; the P of PINNEN, the least sure copy, is the F it nearly read."""
+    from engine.game import Game
+    from vision.replay import ReplayResult, _mend_overcounts
+
+    rules = Rules.scrabble("de")  # one P
+    game = Game(rules, ["a", "b"])
+    result = ReplayResult(game)
+    first = across("PINNEN", 7, 4, game.board)
+    second = down("PUD", 8, 9, game.board)  # hangs from the last N, no tile on the first move's squares
+    guesses = {t.square: LetterGuess(((t.letter, 0.9), ("X", 0.5))) for t in (*first.tiles, *second.tiles)}
+    guesses[Square(7, 4)] = LetterGuess((("P", 0.9), ("F", 0.891), ("E", 0.8)))
+    guesses[Square(8, 9)] = LetterGuess((("P", 0.93), ("R", 0.87)))
+    turns = []
+    for number, placement in enumerate((first, second), start=1):
+        before = game.board.copy()
+        event = game.play(placement, check=False)
+        turns.append(Turn(Path(f"image-{number}.png"), Proposal(ProposalKind.PLACEMENT),
+                          f"{placement.notation(before)} {event.score:+d}", 0.0, events=[event], before=before))
+    result.turns = turns
+    scores_before = result.game.scores
+    _mend_overcounts(result, rules, guesses, {"FINNEN", "PINNEN", "PUD"}.__contains__)
+    assert [t.letter for t in result.turns[0].events[0].move.tiles] == list("FINNEN")
+    assert result.turns[0].text.startswith("8E FINNEN") and "C15" not in result.turns[0].text
+    assert f"{Square(7, 4).name} P->F afterwards" in result.turns[0].notes[0]
+    assert result.turns[1].events[0].move == second and not result.turns[1].notes
+    # P and F are worth 4 each in German: the scores stand, and every event belongs to the rebuilt game.
+    assert result.game.scores == scores_before and result.game.events == [t.events[0] for t in result.turns]
+    # A dictionary without FINNEN keeps PINNEN: the change would make a word invalid.
+    game = Game(rules, ["a", "b"])
+    kept = ReplayResult(game, [Turn(Path("image-1.png"), Proposal(ProposalKind.PLACEMENT), "", 0.0,
+                                    events=[game.play(first, check=False)], before=Board(15)),
+                               Turn(Path("image-2.png"), Proposal(ProposalKind.PLACEMENT), "", 0.0,
+                                    events=[game.play(second, check=False)], before=game.board.copy())])
+    _mend_overcounts(kept, rules, guesses, {"PINNEN", "PUD"}.__contains__)
+    assert kept.game is game and kept.turns[0].events[0].move == first
 
 
 def test_two_moves_along_one_row_are_split_where_the_row_breaks():

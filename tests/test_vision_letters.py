@@ -173,6 +173,26 @@ def test_a_second_copy_of_a_single_tile(second: float, letter: str, overflow: bo
     assert chosen[Square(7, 8)] == letter and flagged == overflow
 
 
+@pytest.mark.parametrize(("bar", "letter"), [(0.009, "P"), (0.08, "R"), (-0.5, "P")],
+                         ids=["surer-than-the-copy-on-the-board", "less-sure-than-the-copy", "sure-enough"])
+def test_a_copy_read_more_surely_than_the_one_on_the_board_stands(bar: float, letter: str):
+    """Room-low game04: an F read P by 0.009 took the set's only P, and the real P of PUD, read by 0.06,
+    became an R (and RUD's R later made QUEER's blank an N). Read more surely than the copy on the board,
+    the letter stands; read less surely, the board's copy is trusted and the next candidate taken."""
+    rules = Rules.scrabble("de")
+    board = Board(15)
+    board[Square(14, 2)] = Cell("P")
+    item = next(g for name, g in tiles("game03") if name == "Q")  # any glyph: the guess is what is judged
+    reading = TileReading(Square(6, 11), item, LetterGuess((("P", 0.93), ("R", 0.87), ("F", 0.8))))
+    chosen, flagged = _choose_letters([reading], board, rules, bars={"P": bar})
+    assert chosen[Square(6, 11)] == letter and flagged == (letter == "P")
+    # A hair's breadth is no reading, whatever the bar: the set's count decides.
+    hair = TileReading(Square(6, 11), item, LetterGuess((("P", 0.93), ("R", 0.92))))
+    assert _choose_letters([hair], board, rules, bars={"P": -0.5})[0][Square(6, 11)] == "R"
+    # Without word of how surely the board's copy was read, the set's count decides (a 0.06 margin is unsure).
+    assert _choose_letters([reading], board, rules)[0][Square(6, 11)] == "R"
+
+
 def test_classifying_a_whole_board_at_once_gives_the_same_guesses_as_one_by_one():
     from engine.rules import Rules
     from vision.classifier import LetterClassifier

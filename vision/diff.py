@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -24,7 +24,7 @@ from engine.rules import Rules
 from engine.scoring import score_placement
 from engine.squares import Square
 from engine.validation import ProblemCode, validate
-from vision.classifier import ARROW, CLEAR_MARGIN, UNSURE_MARGIN
+from vision.classifier import ARROW, CLEAR_MARGIN, UNSURE_MARGIN, LetterGuess
 from vision.reader import BoardReading, ReadingStatus, TileReading
 
 #: Problems a player fixes by correcting a letter; the squares still make a legal move.
@@ -78,21 +78,28 @@ class Proposal:
 
 
 def _choose_letters(new: list[TileReading], board: Board, rules: Rules,
-                    on_board: Counter[str] | None = None) -> tuple[dict[Square, str], bool]:
+                    on_board: Counter[str] | None = None,
+                    bars: Mapping[str, float] | None = None) -> tuple[dict[Square, str], bool]:
     """Best letters subject to the tile counts; (letters, whether the counts forced an overflow).
-    ``on_board``: the board's letters (not blanks) when already counted.
+    ``on_board``: the board's letters (not blanks) when already counted; ``bars``: per letter, how surely a
+    further copy must be read to stand (see :func:`copy_bars`), when the copies' readings are known.
 
-    A clearly read letter (:data:`vision.classifier.CLEAR_MARGIN`) stands even when the set has no copy
-    left: the copy on the board is the likelier misreading (an earlier B read W made every later W a B)."""
+    A letter stands even when the set has no copy left if it is clearly read
+    (:data:`vision.classifier.CLEAR_MARGIN`), or surely (:data:`vision.classifier.UNSURE_MARGIN`) and more
+    surely than the copies the set allows on the board: one of those is the likelier misreading (an earlier
+    B read W made every later W a B; an F read P by 0.009 made a P read by 0.06 an R)."""
     tileset = rules.tileset
     on_board = Counter(on_board) if on_board is not None else _letters_on(board)
+    bars = bars or {}
     chosen: dict[Square, str] = {}
     readable = sorted((t for t in new if t.guess is not None), key=lambda t: -t.guess.confidence)  # type: ignore[union-attr]
     overflow = False
     for t in readable:
         assert t.guess is not None
+        sure = t.guess.confidence
         for letter, _ in t.guess.top:
-            if on_board[letter] < tileset.count(letter) or t.guess.confidence >= CLEAR_MARGIN:
+            if on_board[letter] < tileset.count(letter) or sure >= CLEAR_MARGIN \
+                    or (letter == t.guess.letter and sure >= UNSURE_MARGIN and sure > bars.get(letter, CLEAR_MARGIN)):
                 break
         else:
             letter = t.guess.letter
@@ -107,9 +114,41 @@ def _letters_on(board: Board) -> Counter[str]:
     return Counter(cell.letter for _, cell in board if not cell.blank and not cell.is_stop)
 
 
+def copy_bars(board: Board, guesses: Mapping[Square, LetterGuess], rules: Rules) -> dict[str, float]:
+    """Per letter whose every copy lies on ``board``, how surely a further copy must be read to stand: the
+    margin of the least sure of the copies the set allows, ranked by how surely each was read.
+
+    ``guesses``: each square's reading. A copy read as its reader's best letter counts its margin over the
+    second; one that a dictionary or the counts chose over the best letter, or whose square was never read,
+    was not the reader's call and counts as sure (a Ü the dictionary restored must not let every later U
+    read Ü by a hair stand beside it).
+
+    >>> from vision.classifier import LetterGuess
+    >>> board = Board(15)
+    >>> board[Square(7, 7)] = PlacedTile(Square(7, 7), "Q").cell
+    >>> copy_bars(board, {Square(7, 7): LetterGuess((("Q", 0.9), ("O", 0.88)))}, Rules.scrabble("en"))
+    {'Q': 0.02...}
+    """
+    margins: dict[str, list[float]] = {}
+    for square, cell in board:
+        if cell.blank or cell.is_stop:
+            continue
+        guess = guesses.get(square)
+        sure = guess.confidence if guess is not None and guess.letter == cell.letter else 1.0
+        margins.setdefault(cell.letter, []).append(sure)
+    bars: dict[str, float] = {}
+    for letter, found in margins.items():
+        allowed = rules.tileset.count(letter)
+        if 0 < allowed <= len(found):
+            bars[letter] = sorted(found, reverse=True)[allowed - 1]
+    return bars
+
+
 def propose(reading: BoardReading, board: Board, rules: Rules, *,
-            last_placement: Placement | None = None, reader=None, frame=None) -> Proposal:
-    """What the reading says happened since ``board``. ``reader``+``frame`` let it read the changed cells."""
+            last_placement: Placement | None = None, reader=None, frame=None,
+            bars: Mapping[str, float] | None = None) -> Proposal:
+    """What the reading says happened since ``board``. ``reader``+``frame`` let it read the changed cells;
+    ``bars``: per letter, how surely a copy beyond the set's count must be read to stand (:func:`copy_bars`)."""
     if reading.status & ReadingStatus.BOARD_NOT_FOUND or reading.occupancy is None:
         return Proposal(ProposalKind.NO_BOARD, DiffProblem.BOARD_NOT_FOUND, messages=("no board in the frame",))
     if reading.status & ReadingStatus.COVERED:
@@ -136,21 +175,22 @@ def propose(reading: BoardReading, board: Board, rules: Rules, *,
         # Part of the last placement vanished and the rest still holds tiles: the phony was taken back and
         # the next player reused some of its squares. Those squares hold new tiles now.
         reused = _changes(reading, board, rules, sorted((seen - had) | (seen & last_squares)),
-                          tuple(sorted(last_squares)), last_squares, letters_on_board, blanks_on_board, reader, frame)
+                          tuple(sorted(last_squares)), last_squares, letters_on_board, blanks_on_board, reader, frame,
+                          bars)
         if reused.kind is not ProposalKind.CONFLICT or reused.problems & DiffProblem.ARROW_WITHOUT_LETTER:
             return reused
         # No legal move that way: the vanished tiles are more likely misread (a blank seen as an empty square)
         # than a withdrawal, and the photo shows the next move beside a last move still there.
         plain = _changes(reading, board, rules, new_squares, removed, last_squares, letters_on_board,
-                         blanks_on_board, reader, frame)
+                         blanks_on_board, reader, frame, bars)
         return plain if plain.kind is not ProposalKind.CONFLICT else reused
     return _changes(reading, board, rules, new_squares, removed, last_squares, letters_on_board, blanks_on_board,
-                    reader, frame)
+                    reader, frame, bars)
 
 
 def _changes(reading: BoardReading, board: Board, rules: Rules, new_squares: list[Square],
              removed: tuple[Square, ...], last_squares: set[Square], letters_on_board: Counter[str],
-             blanks_on_board: int, reader, frame) -> Proposal:
+             blanks_on_board: int, reader, frame, bars: Mapping[str, float] | None = None) -> Proposal:
     """The proposal for ``new_squares`` newly holding tiles and ``removed`` emptied (see :func:`propose`)."""
     problems = DiffProblem.NONE
     messages: list[str] = []
@@ -193,7 +233,7 @@ def _changes(reading: BoardReading, board: Board, rules: Rules, new_squares: lis
         return Proposal(ProposalKind.CONFLICT, problems | DiffProblem.ARROW_WITHOUT_LETTER,
                         messages=(f"arrow tile on {names} with no letter on it; lay the letter on the arrow",),
                         new_tiles=tuple(new), removed=removed)
-    letters, overflow = _choose_letters(new, base, rules, letters_on_board)
+    letters, overflow = _choose_letters(new, base, rules, letters_on_board, bars)
     if overflow:
         problems |= DiffProblem.TOO_MANY_COPIES
         messages.append("more copies of a letter than the tile set has")

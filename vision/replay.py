@@ -28,9 +28,11 @@ when no photo shows the racks.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import statistics
 import time
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -48,7 +50,7 @@ from engine.moves import Exchange, PlacedTile, Placement, RackPoints, TimePenalt
 from engine.rules import Rules
 from engine.squares import Square
 from vision import colour
-from vision.classifier import UNSURE_MARGIN
+from vision.classifier import UNSURE_MARGIN, LetterGuess
 from vision.diff import (
     DiffProblem,
     Proposal,
@@ -58,6 +60,7 @@ from vision.diff import (
     _legal_one,
     _letters_on,
     board_after,
+    copy_bars,
     name_blanks,
     propose,
     split_moves,
@@ -197,6 +200,7 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
     last_owner: int | None = None
     waiting: list[Turn] = []  # unreadable photos whose moves a later photo shows
     last_number: int | None = None  # of the last photo whose move was read
+    guesses: dict[Square, LetterGuess] = {}  # each square's latest reading
     for photo in photos(folder):
         if direction is not None:
             direction.learn(game.events)
@@ -206,7 +210,9 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
         t0, c0 = time.perf_counter(), time.process_time()
         before = game.board.copy()
         reading = _plausible_reading(reader, frame, before, last_placement)
-        proposal = propose(reading, before, rules, last_placement=last_placement, reader=reader, frame=frame)
+        proposal = propose(reading, before, rules, last_placement=last_placement, reader=reader, frame=frame,
+                           bars=copy_bars(before, guesses, rules))
+        guesses.update((t.square, t.guess) for t in proposal.new_tiles if t.guess is not None)
         seconds = time.perf_counter() - t0
         turn = Turn(photo, proposal, proposal.kind.value, seconds, reading=reading, before=before,
                     cpu_seconds=time.process_time() - c0)
@@ -343,7 +349,80 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                 turn.text = "exchange or pass"
             turn.notes.append(f"tiles on {', '.join(sq.name for sq in sorted(others))} read as gone, but they are "
                               "not the last move: taken as misread")
+    _mend_overcounts(result, rules, guesses, words)
     return result
+
+
+def _mend_overcounts(result: ReplayResult, rules: Rules, guesses: dict[Square, LetterGuess],
+                     words: WordCheck | None) -> None:
+    """Where the final board holds more copies of a letter than the set has, the least surely read of them
+    (:func:`vision.diff.copy_bars`) that its reader nearly read as another letter (within
+    :data:`WORD_SWAP_GAP`) with a copy to spare, and that makes no more invalid words so, is that letter:
+    the move that laid it is replayed with it, and every event after rescored. A later copy read more
+    surely stood over the count (:func:`vision.diff._choose_letters`); this names the one it displaced."""
+    game = result.game
+    on_board = _letters_on(game.board)
+    placed_by: dict[Square, int] = {}  # the event that laid the tile each square holds now
+    for index, event in enumerate(game.events):
+        if isinstance(event.move, Placement):
+            placed_by.update((t.square, index) for t in event.move.letter_tiles)
+    changes: dict[Square, str] = {}
+    for letter, count in sorted(on_board.items()):
+        surplus = count - rules.tileset.count(letter)
+        if surplus <= 0:
+            continue
+        ranked = []
+        for square, cell in game.board:
+            guess = guesses.get(square)
+            if cell.letter == letter and not cell.blank and guess is not None and guess.letter == letter:
+                ranked.append((guess.confidence, square, guess))
+        for _, square, guess in sorted(ranked, key=lambda x: (x[0], x[1]))[:surplus]:
+            best = guess.top[0][1]
+            for other, similarity in guess.top[1:]:
+                if best - similarity > WORD_SWAP_GAP:
+                    break
+                if other.isalpha() and on_board[other] < rules.tileset.count(other):
+                    changes[square] = other
+                    on_board[other] += 1
+                    on_board[letter] -= 1
+                    break
+    if not changes:
+        return
+    rebuilt = Game(rules, list(game.players))
+    renamed: dict[int, GameEvent] = {}
+    mended = False
+    for index, event in enumerate(game.events):
+        move = event.move
+        mine = {sq: x for sq, x in changes.items() if placed_by.get(sq) == index}
+        if mine and isinstance(move, Placement):
+            changed = dataclasses.replace(move, notation_text="", tiles=tuple(
+                t._replace(letter=mine[t.square]) if t.square in mine else t for t in move.tiles))
+            if words is None or _count_invalid(changed, rebuilt.board, rules, words) \
+                    <= _count_invalid(move, rebuilt.board, rules, words):
+                move, mended = changed, True
+        try:
+            renamed[id(event)] = rebuilt.play(move, player=event.player, check=False, note=event.note,
+                                              extra=event.extra)
+        except EngineError:
+            return  # the game cannot be replayed so: the reading stands as it was
+    if not mended:
+        return
+    for turn in result.turns:
+        for i, event in enumerate(turn.events):
+            new = renamed[id(event)]
+            turn.events[i] = new
+            old_move, new_move = event.move, new.move
+            if not isinstance(old_move, Placement) or not isinstance(new_move, Placement) or new == event:
+                continue
+            if turn.before is not None:
+                was = f"{old_move.notation(turn.before)} {event.score:+d}"
+                turn.text = turn.text.replace(was, f"{new_move.notation(turn.before)} {new.score:+d}")
+            if new_move is not old_move:
+                shown = ", ".join(f"{t.square.name} {t.letter}->{n.letter}"
+                                  for t, n in zip(old_move.tiles, new_move.tiles, strict=True) if t.letter != n.letter)
+                turn.notes.append(f"read {shown} afterwards: the board came to hold more copies than the set has, "
+                                  "and this one was the least surely read")
+    result.game = rebuilt
 
 
 class ReadingDirection:
@@ -794,9 +873,17 @@ def _squares(placement: Placement) -> str:
 def _prefer_words(placement: Placement, readings: dict[Square, TileReading], board: Board, rules: Rules,
                   words: WordCheck | None, turn: Turn) -> Placement:
     """The placement with up to :data:`_MAX_SWAPS` letters swapped for close second readings
-    (:data:`WORD_SWAP_GAP`) when the letters read make an invalid word and the swapped ones make every word
-    valid (within the tile counts); the cheapest such swap, noted. Unchanged without a dictionary."""
-    if words is None or not _has_invalid_word(placement, board, rules, words):
+    (:data:`WORD_SWAP_GAP`), or for the marked form of a letter read (:func:`_marked_forms`), when the letters
+    read make an invalid word and the swapped ones make fewer invalid words (within the tile counts); of those
+    the swap leaving the fewest, then of the fewest letters, then the cheapest, noted. Unchanged without a
+    dictionary.
+
+    Fewer, not none: a word list lacks some of a game's words (an inflection, a cross-word through an earlier
+    tile), and a letter that still leaves such a word invalid must not block the swap that mends the rest."""
+    if words is None:
+        return placement
+    invalid = _count_invalid(placement, board, rules, words)
+    if not invalid:
         return placement
     options: list[tuple[int, str, float]] = []  # (tile index, other letter, similarity given up)
     tiles = list(placement.tiles)
@@ -807,11 +894,16 @@ def _prefer_words(placement: Placement, readings: dict[Square, TileReading], boa
         similarity = dict(reading.guess.top)
         best = reading.guess.top[0][1]
         read = similarity.get(t.letter, best)
-        options += [(i, letter, max(0.0, read - sim)) for letter, sim in reading.guess.top
-                    if letter != t.letter and letter.isalpha() and best - sim <= WORD_SWAP_GAP]
+        close = [letter for letter, sim in reading.guess.top if letter.isalpha() and best - sim <= WORD_SWAP_GAP]
+        options += [(i, letter, max(0.0, read - similarity[letter])) for letter in close if letter != t.letter]
+        # A letter's marks (umlaut dots, a ring) are its smallest strokes, the first lost when a tile is seen
+        # small or from low: its marked form is an option whenever the reader ranked it among its candidates.
+        marked = {m for letter in {t.letter, *close} for m in _marked_forms(letter, rules)}
+        options += [(i, m, max(0.0, read - similarity[m])) for m in sorted(marked)
+                    if m != t.letter and m in similarity and all(o[:2] != (i, m) for o in options)]
     on_board = _letters_on(board)
+    found: list[tuple[int, int, float, Placement]] = []  # (invalid words, letters swapped, cost, placement)
     for count in range(1, _MAX_SWAPS + 1):
-        found: list[tuple[float, Placement]] = []
         for swaps in combinations(options, count):
             if len({i for i, _, _ in swaps}) < count:
                 continue
@@ -829,28 +921,46 @@ def _prefer_words(placement: Placement, readings: dict[Square, TileReading], boa
                 candidate = Placement.from_tiles(changed, board, direction=placement.direction)
             except EngineError:
                 continue
-            if not _has_invalid_word(candidate, board, rules, words):
-                found.append((sum(cost for _, _, cost in swaps), candidate))
-        if found:
-            cost, chosen = min(found, key=lambda x: x[0])
-            was = {t.square: t.letter for t in placement.tiles}
-            shown = ", ".join(f"{t.square.name} {was[t.square]}->{t.letter}" for t in chosen.tiles
-                              if t.letter != was[t.square])
-            more = f"; {len(found) - 1} other swaps also make words" if len(found) > 1 else ""
-            turn.notes.append(f"read {shown}: the letters first read make no word, these do{more}")
-            return chosen
-    return placement
+            left = _count_invalid(candidate, board, rules, words)
+            if left < invalid:
+                found.append((left, count, sum(cost for _, _, cost in swaps), candidate))
+        if any(left == 0 for left, *_ in found):
+            break  # every word valid with this many swaps: more swaps are not looked at
+    if not found:
+        return placement
+    left, _, _, chosen = min(found, key=lambda x: x[:3])
+    was = {t.square: t.letter for t in placement.tiles}
+    shown = ", ".join(f"{t.square.name} {was[t.square]}->{t.letter}" for t in chosen.tiles
+                      if t.letter != was[t.square])
+    alike = sum(1 for f in found if f[0] == left) - 1
+    more = f"; {alike} other swaps also do" if alike else ""
+    how = "these do" if left == 0 else f"these leave {left} of {invalid} invalid words"
+    turn.notes.append(f"read {shown}: the letters first read make no word, {how}{more}")
+    return chosen
+
+
+def _marked_forms(letter: str, rules: Rules) -> list[str]:
+    """The set's letters that are ``letter`` with a mark added (A: Ä, Å, ...; none for a letter with marks).
+
+    >>> _marked_forms("A", Rules.scrabble("sv")), _marked_forms("O", Rules.scrabble("en"))
+    (['Å', 'Ä'], [])
+    """
+    if len(letter) != 1:
+        return []
+    return [other for other in rules.tileset.alphabet
+            if other != letter and len(other) == 1 and unicodedata.normalize("NFD", other)[0] == letter]
 
 
 def _best_letter(reading: TileReading | None) -> str | None:
     return reading.guess.letter if reading is not None and reading.guess is not None else None
 
 
-def _has_invalid_word(placement: Placement, board: Board, rules: Rules, words: WordCheck) -> bool:
+def _count_invalid(placement: Placement, board: Board, rules: Rules, words: WordCheck) -> int:
+    """How many words of the placement the dictionary does not know (0 when it cannot be scored)."""
     try:
-        return _invalid_words([placement], board, rules, words) > 0
+        return _invalid_words([placement], board, rules, words)
     except EngineError:
-        return False
+        return 0
 
 
 def _with_blanks(placement: Placement, board: Board, rules: Rules, words: WordCheck | None,
