@@ -110,6 +110,10 @@ def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
 
 # Lightness matters less than colour: shadows and exposure move it most.
 _WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
+#: An empty square class with this many cells in the frame has a spread of its own (see :func:`_classify`).
+_CLASS_MEMBERS = 5
+#: ... of at most this many times the spread of all the empty squares.
+_CLASS_CAP = 2.0
 
 
 def _median(values: np.ndarray, axis: int | None = None):
@@ -542,13 +546,24 @@ def _classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Boar
     # Hidden means no colour fits (a hand); ink decides between the states but hides nothing.
     fit = colour_only[choice, cells]
     state = choice  # the option order is CellState's: empty, tile, stop
-    # Spread of each class: median distance of its members, floored so a tight class does not flag noise.
+    # Spread of each state: median distance of its members, floored so a tight class does not flag noise.
     spread = np.empty(len(flat), dtype=np.float32)
     for k in range(len(stack)):
         sel = choice == k
         typical_of = seeds if k == CellState.TILE and seeds is not None and seeds.sum() >= 3 else sel
         typical = float(_median(fit[typical_of])) if typical_of.sum() >= 3 else 6.0
         spread[sel] = max(typical, 4.0)
+    # A premium class whose squares vary more than the plain ones (a small square blurred into its green
+    # neighbours, a coloured square whose lit half clips while its shaded half does not) is measured against its
+    # own spread, not the plain squares': capped, so that a hand over many of its squares still stands out.
+    empty = choice == CellState.EMPTY
+    if empty.any():
+        assigned = option_rows[choice, cells]
+        floor = float(spread[empty][0])
+        for c in np.unique(assigned[empty]):
+            members = empty & (assigned == c)
+            if members.sum() >= _CLASS_MEMBERS:
+                spread[members] = min(max(float(_median(fit[members])), floor), _CLASS_CAP * floor)
     anomaly = fit / spread
     margin = (second - best) / np.maximum(second + best, 1e-6)
     occ = Occupancy(
