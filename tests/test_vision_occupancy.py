@@ -18,7 +18,7 @@ from engine.rules import Rules
 from vision import colour, occupancy
 from vision.locate import Geometry
 from vision.profile import load_profile
-from vision.reader import ANOMALY_LIMIT, OCC_CELL_PX, BoardReader, _is_covered, load_frame
+from vision.reader import ANOMALY_LIMIT, OCC_CELL_PX, BoardReader, ReadingStatus, _is_covered, load_frame
 from vision.replay import read_photos
 from vision.synthetic import BOARD_STYLES, premium_codes, render_scene, synthetic_game
 
@@ -168,3 +168,18 @@ def test_jheidel_final_board_as_ordvakt_read_prints_it():
     assert wrong_cells <= 1  # the T of FAT lies a third of a cell off its square
     assert not (rows[letters] == "?").any(), "a tile with a letter printed as unreadable"
     assert (rows[letters] == truth[letters]).sum() >= 0.95 * letters.sum()
+
+
+@pytest.mark.parametrize(("seed", "hand"), [(31, False), (187, False), (46, True), (52, True), (154, True)])
+def test_coloured_squares_the_light_shifted_are_no_cover_and_a_hand_is(seed: int, hand: bool):
+    """Tournament boards under a shadow band (seeds 31, 187): the double-word squares along a diagonal, their lit
+    halves clipped, fit no colour and touch corner to corner; a hand over a corner of the grid (46, 52, 154)
+    hides plain squares and tiles as well. Only the hand is a cover; the odd squares are still reported hidden."""
+    scene = render_scene(seed, style="tournament")
+    assert scene.truth.hand == hand and scene.truth.shadow != hand
+    reading = BoardReader(load_profile("scrabscrap"), Rules.scrabble("en").tileset).read(scene.image)
+    assert bool(reading.status & ReadingStatus.COVERED) == hand
+    assert _is_covered(reading.occupancy.anomaly > ANOMALY_LIMIT)
+    if not hand:
+        assert reading.hidden and all(reading.occupancy.state[sq.row, sq.col] == occupancy.CellState.EMPTY
+                                      for sq in reading.hidden)

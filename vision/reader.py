@@ -226,6 +226,7 @@ class BoardReader:
         self._codes = [["*" if Square(r, c) == self.layout.centre else self.layout.premium(Square(r, c)).value
                         for c in range(n)] for r in range(n)]
         self._code_grid = np.unique(np.array(self._codes), return_inverse=True)[1].reshape(n, n)
+        self._premium = np.array(self._codes) != "."
 
     def read(self, frame: np.ndarray, *, cells: Iterable[Square] | None = None) -> BoardReading:
         """Locate, classify every cell, and read the letters of ``cells`` (default: every tile).
@@ -420,7 +421,9 @@ class BoardReader:
             if hidden_mask[sq.row, sq.col] and _letter_shows(reading):
                 hidden_mask[sq.row, sq.col] = False
         hidden = tuple(Square(int(r), int(c)) for r, c in zip(*np.nonzero(hidden_mask), strict=True))
-        if _is_covered(hidden_mask):
+        # A hand or an arm hides whatever lies under it, plain squares and tiles too; hidden cells that are all
+        # empty premium squares are coloured squares the light shifted (a lit half clipped, a shadow's edge).
+        if _is_covered(hidden_mask) and not self._premium_squares_alone(hidden_mask, occ):
             status |= ReadingStatus.COVERED
         if any(t.guess is not None and t.guess.confidence < UNSURE_MARGIN for t in tiles.values()):
             status |= ReadingStatus.LOW_CONFIDENCE
@@ -431,6 +434,10 @@ class BoardReader:
             self._last_letters.update((sq, t.guess.letter) for sq, t in tiles.items() if t.guess is not None)
             self._last_geom, self._last_relocations = geom, self.locator.relocations
         return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0, gains)
+
+    def _premium_squares_alone(self, hidden: np.ndarray, occ: occupancy.Occupancy) -> bool:
+        """Whether every hidden cell is an empty premium square (no plain square, no tile)."""
+        return bool((occ.state[hidden] == occupancy.CellState.EMPTY).all() and self._premium[hidden].all())
 
     def _at_most_the_sets_blanks(self, occ: occupancy.Occupancy, tiles: dict[Square, TileReading]
                                  ) -> tuple[occupancy.Occupancy, dict[Square, TileReading]]:
