@@ -32,10 +32,8 @@ def main(argv: list[str]) -> int:
         print(f"needs the shared photos in {DATA}", file=sys.stderr)
         return 2
     names = argv or ["original", "room", "room-low"]
-    unknown = [name for name in names if name != "original" and name not in variants.variant_names()]
-    if unknown:
-        print(f"unknown variant {unknown[0]!r}; expected one of: original, {', '.join(variants.variant_names())}",
-              file=sys.stderr)
+    if (complaint := variants.unknown_variant(names)) is not None:
+        print(complaint, file=sys.stderr)
         return 2
     words, dictionary = word_check("de", None)
     if words is None:

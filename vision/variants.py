@@ -133,6 +133,18 @@ def variant_names() -> list[str]:
     return [*VARIANTS, *ROOM_VARIANTS]
 
 
+def unknown_variant(names: list[str]) -> str | None:
+    """The one-line complaint about the first of ``names`` that is no variant (nor ``original``), or None.
+
+    >>> unknown_variant(["original", "room"]), unknown_variant(["rooom"])[:24]
+    (None, "unknown variant 'rooom';")
+    """
+    unknown = [name for name in names if name != "original" and name not in variant_names()]
+    if not unknown:
+        return None
+    return f"unknown variant {unknown[0]!r}; expected one of: original, {', '.join(variant_names())}"
+
+
 def altered(name: str, frame: np.ndarray, folder: str, photo: str) -> np.ndarray:
     """``frame`` (the photo named ``photo``, without its suffix, in the game folder named ``folder``) as the
     variant ``name`` alters it; a room scene's table and pose follow from the folder, its knocks from the photo's
@@ -266,9 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--orientation", choices=("lettered-rows", "standard"), default="lettered-rows",
                     help="how the records name positions (the scrabscrap records use lettered rows)")
     args = ap.parse_args(argv)
-    unknown = set(args.variants) - set(variant_names()) - {"original"}
-    if unknown:
-        ap.error(f"unknown variants {sorted(unknown)!r}; choose from {['original', *variant_names()]!r}")
+    if (complaint := unknown_variant(args.variants)) is not None:
+        ap.error(complaint)
     if args.evaluate:
         if not args.data.is_dir():
             print(f"missing {args.data}: the shared photos are needed", file=sys.stderr)
