@@ -35,12 +35,9 @@ GAMES = ("game01", "game02", "game04")
 
 
 def main(argv: list[str]) -> int:
-    if not DATA.is_dir():
-        print(f"needs the shared photos in {DATA}", file=sys.stderr)
-        return 2
-    names = argv or ["original", "room", "room-low"]
-    if (complaint := variants.unknown_variant(names)) is not None:
-        print(complaint, file=sys.stderr)
+    names = variants.bench_variants(argv, DATA)
+    if isinstance(names, str):
+        print(names, file=sys.stderr)
         return 2
     rules = Rules.scrabble("de")
     profile = load_profile("scrabscrap")

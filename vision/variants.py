@@ -145,6 +145,15 @@ def unknown_variant(names: list[str]) -> str | None:
     return f"unknown variant {unknown[0]!r}; expected one of: original, {', '.join(variant_names())}"
 
 
+def bench_variants(argv: list[str], data: Path) -> list[str] | str:
+    """The variants a bench over the photo games in ``data`` was asked for (default: original, room, room-low), or
+    its complaint: the photos are missing, or a name is no variant."""
+    if not data.is_dir():
+        return f"needs the shared photos in {data}"
+    names = argv or ["original", "room", "room-low"]
+    return unknown_variant(names) or names
+
+
 def altered(name: str, frame: np.ndarray, folder: str, photo: str) -> np.ndarray:
     """``frame`` (the photo named ``photo``, without its suffix, in the game folder named ``folder``) as the
     variant ``name`` alters it; a room scene's table and pose follow from the folder, its knocks from the photo's
