@@ -164,6 +164,22 @@ def test_a_swap_that_mends_the_main_word_is_taken_though_a_cross_word_stays_unkn
     assert _prefer_words(read, close, board, RULES, {"CIT"}.__contains__, turn()) is read
 
 
+def test_a_swap_that_trades_one_unknown_word_for_another_is_not_taken():
+    """Synthetic game 1005: ETOH (missing from the list) with OI below its O (missing too); O read by 0.008 over Q.
+    Q makes QI a word and leaves ETQH unknown: fewer invalid words, but the word through the swapped tile is
+    still none, so the reading stands."""
+    board = Board(15)
+    board[Square(8, 7)] = PlacedTile(Square(8, 7), "I").cell
+    squares = [Square(7, 5 + i) for i in range(4)]
+    read = Placement.from_tiles([PlacedTile(sq, ch) for sq, ch in zip(squares, "ETOH", strict=True)], board)
+    close = {sq: reading(sq, (ch, 0.98), ("X", 0.8)) for sq, ch in zip(squares, "ETOH", strict=True)}
+    close[squares[2]] = reading(squares[2], ("O", 0.989), ("Q", 0.981), ("D", 0.94))
+    assert _prefer_words(read, close, board, RULES, {"QI"}.__contains__, turn()) is read
+    # With ETQH a word too, the swap makes every word it touches valid and is taken.
+    t = turn()
+    assert _prefer_words(read, close, board, RULES, {"QI", "ETQH"}.__contains__, t) is not read and "O->Q" in t.notes[0]
+
+
 def test_a_lost_umlaut_is_restored_when_the_marked_letter_makes_the_word():
     """Dots and rings are a letter's smallest strokes, the first lost on a tile seen small or from low
     (MÜHST read MUHST): the marked form counts as a close reading whenever the reader ranked it at all."""

@@ -48,6 +48,7 @@ from engine.gcg import GcgRecord, parse_gcg
 from engine.gcg import replay as replay_record
 from engine.moves import Exchange, PlacedTile, Placement, RackPoints, TimePenalty, Withdraw
 from engine.rules import Rules
+from engine.scoring import score_placement
 from engine.squares import Square
 from vision import colour
 from vision.classifier import UNSURE_MARGIN, LetterGuess
@@ -922,7 +923,8 @@ def _prefer_words(placement: Placement, readings: dict[Square, TileReading], boa
             except EngineError:
                 continue
             left = _count_invalid(candidate, board, rules, words)
-            if left < invalid:
+            if left < invalid and (left == 0 or _touched_words_valid(candidate, {tiles[i].square for i, _, _ in swaps},
+                                                                      board, rules, words)):
                 found.append((left, count, sum(cost for _, _, cost in swaps), candidate))
         if any(left == 0 for left, *_ in found):
             break  # every word valid with this many swaps: more swaps are not looked at
@@ -937,6 +939,18 @@ def _prefer_words(placement: Placement, readings: dict[Square, TileReading], boa
     how = "these do" if left == 0 else f"these leave {left} of {invalid} invalid words"
     turn.notes.append(f"read {shown}: the letters first read make no word, {how}{more}")
     return chosen
+
+
+def _touched_words_valid(placement: Placement, squares: set[Square], board: Board, rules: Rules,
+                         words: WordCheck) -> bool:
+    """Whether every word through ``squares`` is a word: a swap that leaves other words invalid must have made
+    the words it changed valid, not traded one invalid word for another (O read Q made a cross-word QI valid
+    while the main word, missing from the list, stayed invalid either way)."""
+    try:
+        formed = score_placement(board, placement, rules).words
+    except EngineError:
+        return False
+    return all(words(w.word) for w in formed if squares & set(w.squares) and "?" not in w.word)
 
 
 def _marked_forms(letter: str, rules: Rules) -> list[str]:
