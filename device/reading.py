@@ -34,6 +34,8 @@ class VisionReader:
         self.gate = StillFrameGate(self.reader.profile, locator=self.reader.locator)
         self.learned = learned
         self.problem = ""
+        #: Each square's latest letter reading: how surely a copy on the board was read (vision.diff.copy_bars).
+        self._guesses: dict[Any, Any] = {}
         self._store: LearnedTiles | None = None
         if learned is not None:
             from vision.errors import VisionError
@@ -65,11 +67,16 @@ class VisionReader:
                 return None
 
     def read(self, frame: Any, game: Game) -> Reading:
-        from vision.diff import DiffProblem, ProposalKind, propose
+        from vision.diff import DiffProblem, ProposalKind, copy_bars, propose
 
         last = next((e.move for e in reversed(game.events) if isinstance(e.move, Placement)), None)
         reading = self.reader.read(frame, cells=[])
-        proposal = propose(reading, game.board, game.rules, last_placement=last, reader=self.reader, frame=frame)
+        if game.board.is_empty():
+            self._guesses.clear()  # a new game: the last one's readings say nothing of its squares
+        # A letter the player corrected differs from its reading, so it counts as sure.
+        proposal = propose(reading, game.board, game.rules, last_placement=last, reader=self.reader, frame=frame,
+                           bars=copy_bars(game.board, self._guesses, game.rules))
+        self._guesses.update((t.square, t.guess) for t in proposal.new_tiles if t.guess is not None)
         messages = proposal.messages
         if proposal.kind is ProposalKind.UNCHANGED:
             return Reading(ReadKind.UNCHANGED, messages=messages, confident=True, token=proposal)

@@ -533,3 +533,31 @@ def test_the_players_own_tiles_are_remembered_across_restarts(tmp_path: Path) ->
     damaged = VisionReader("scrabscrap", rules.tileset, learned=learned)
     assert "learned tiles not loaded" in damaged.problem and damaged.reader.classifier.learned_count == 0
     assert damaged.read(load_frame(DEMO_DIR / "image-1.jpg"), Game(rules, ["a", "b"])).tiles  # still reads
+
+
+def test_the_device_proposes_a_surely_read_letter_beside_a_doubtful_copy_of_it() -> None:
+    """Room-low game04 read move by move, each proposal played as read: FINNEN's F read P by a hair (PINNEN, 15C)
+    takes the set's one P, and PUD's P (L7), read by 0.06, is proposed as P with the count flagged, not as the
+    R the count alone would make it."""
+    from conftest import shared_path
+    from device.reading import VisionReader
+    from engine.moves import PlacedTile
+    from engine.rules import Rules
+    from vision import variants
+    from vision.reader import load_frame
+
+    photos = shared_path("photos", "scrabscrap", "game04")
+    rules = Rules.scrabble("de")
+    reader = VisionReader("scrabscrap", rules.tileset)
+    game = Game(rules, ["a", "b"])
+    read = []
+    for n in range(1, 15):
+        frame = variants.altered("room-low", load_frame(photos / f"image-{n}.jpg"), "game04", f"image-{n}")
+        reading = reader.read(frame, game)
+        assert reading.kind is ReadKind.PLACEMENT
+        placement = Placement.from_tiles([PlacedTile(t.square, t.letter, blank=t.blank) for t in reading.tiles],
+                                         game.board)
+        read.append(placement.notation(game.board))
+        game.play(placement, check=False)
+    assert read[5] == "15C PI.NEN" and read[13] == "L7 PUD"
+    assert not reading.confident and any("copies" in m for m in reading.messages)
