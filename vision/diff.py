@@ -358,14 +358,27 @@ def name_blanks(placement: Placement, board: Board, rules: Rules, words: WordChe
     return found
 
 
+#: Splits of one photo enumerated at most: beyond this the photo cannot tell them apart anyway.
+_MAX_SPLITS = 500
+#: Moves checked at most while splitting one photo: thirty-one new tiles on a phone photo (eight moves missed)
+#: had the search run for half an hour; one check takes about 0.05 ms.
+_MAX_STEPS = 20_000
+
+
 def split_moves(tiles: list[PlacedTile], board: Board, rules: Rules, moves: int,
-                words: WordCheck | None = None) -> list[list[Placement]]:
+                words: WordCheck | None = None, budget: list[int] | None = None) -> list[list[Placement]]:
     """Every way to read ``tiles`` (new on one photo) as ``moves`` consecutive legal placements on
     ``board``, best first: each in one line, connected as the rules ask, at most a rack of tiles; with
     a dictionary, only the splits with the fewest invalid words (words with an unnamed blank count as
-    valid). Several results mean the photo alone cannot tell them apart."""
+    valid). Several results mean the photo alone cannot tell them apart. ``budget``: the moves checked at
+    most, shared by the calls given the same list (default :data:`_MAX_STEPS` for this call)."""
     found: list[list[Placement]] = []
     seen: set[tuple] = set()
+    # The board after some moves is the board plus the tiles they used, so a rest that led nowhere once (with
+    # as many moves left) leads nowhere after any order of the moves before it: seven moves took half a minute.
+    dead: set[tuple[frozenset[Square], int]] = set()
+    ends = [0]  # splits completed, repeats included (a one-tile move lies on a row and on a column)
+    steps = budget if budget is not None else [_MAX_STEPS]
 
     def lines_of(rest: list[PlacedTile]) -> list[tuple[str, int]]:
         return sorted({("row", t.square.row) for t in rest} | {("col", t.square.col) for t in rest})
@@ -374,9 +387,20 @@ def split_moves(tiles: list[PlacedTile], board: Board, rules: Rules, moves: int,
         return (t.square.row if line[0] == "row" else t.square.col) == line[1]
 
     def walk(rest: list[PlacedTile], at: Board, parts: list[Placement]) -> None:
+        state = (frozenset(t.square for t in rest), len(parts))
+        if state in dead or len(found) >= _MAX_SPLITS or steps[0] <= 0:
+            return
+        before = ends[0]
+        _walk(rest, at, parts)
+        if ends[0] == before:
+            dead.add(state)
+
+    def _walk(rest: list[PlacedTile], at: Board, parts: list[Placement]) -> None:
         if len(parts) == moves - 1:
+            steps[0] -= 1
             last = _legal_one(rest, at, rules)
             if last is not None:
+                ends[0] += 1
                 key = tuple(frozenset(t.square for t in p.letter_tiles) for p in [*parts, last])
                 if key not in seen:
                     seen.add(key)
@@ -392,6 +416,7 @@ def split_moves(tiles: list[PlacedTile], board: Board, rules: Rules, moves: int,
                 first = [t for t in mine if t.square not in given_away]
                 if not first or len(first) >= len(rest) or len(first) > rules.rack_size:
                     continue
+                steps[0] -= 1
                 placement = _legal_one(first, at, rules)
                 if placement is None:
                     continue
@@ -404,6 +429,69 @@ def split_moves(tiles: list[PlacedTile], board: Board, rules: Rules, moves: int,
     invalid = [_invalid_words(split, board, rules, words) for split in found]
     fewest = min(invalid)
     return [split for split, n in zip(found, invalid, strict=True) if n == fewest]
+
+
+def chain_moves(tiles: list[PlacedTile], board: Board, rules: Rules, words: WordCheck | None = None,
+                most: int = 8) -> list[Placement] | None:
+    """One way to read ``tiles`` as at most ``most`` consecutive legal moves, for a photo taken after
+    several moves were missed (too many tiles to list every split, as :func:`split_moves` does): depth
+    first, the move that makes no invalid word and lays the most tiles tried first, a rest that led
+    nowhere never tried again; None when no way is found within :data:`_MAX_STEPS`. The order of the
+    moves is a guess; the board they make is the photo's."""
+    dead: set[frozenset[Square]] = set()
+    steps = [0]
+
+    def moves_from(rest: list[PlacedTile], at: Board) -> list[tuple[int, int, Placement]]:
+        options: dict[frozenset[Square], tuple[int, int, Placement]] = {}
+        free = {t.square for t in rest}
+        for across in (True, False):
+            def along(t: PlacedTile, across: bool = across) -> int:
+                return t.square.col if across else t.square.row
+
+            def line_of(t: PlacedTile, across: bool = across) -> int:
+                return t.square.row if across else t.square.col
+
+            for line in sorted({line_of(t) for t in rest}):
+                mine = sorted((t for t in rest if line_of(t) == line), key=along)
+                # Runs the board does not break: one move cannot lay two words with an empty square between.
+                runs: list[list[PlacedTile]] = [[mine[0]]]
+                for prev, t in zip(mine, mine[1:], strict=False):
+                    gap = [Square(line, i) if across else Square(i, line) for i in range(along(prev) + 1, along(t))]
+                    if all(sq in free or at[sq] is not None for sq in gap):
+                        runs[-1].append(t)
+                    else:
+                        runs.append([t])
+                for run in runs:
+                    # Tiles whose crossing line holds other new tiles may belong to that line's move instead.
+                    shared = [t for t in run if sum(along(u) == along(t) for u in rest) >= 2][:_MAX_SHARED]
+                    for mask in range(2 ** len(shared)):
+                        left = {shared[i].square for i in range(len(shared)) if mask >> i & 1}
+                        first = [t for t in run if t.square not in left]
+                        key = frozenset(t.square for t in first)
+                        if not first or len(first) > rules.rack_size or key in options:
+                            continue
+                        steps[0] += 1
+                        placement = _legal_one(first, at, rules)
+                        if placement is not None:
+                            bad = _invalid_words([placement], at, rules, words) if words is not None else 0
+                            options[key] = (bad, -len(first), placement)
+        return sorted(options.values(), key=lambda o: (o[0], o[1]))
+
+    def walk(rest: list[PlacedTile], at: Board, parts: list[Placement]) -> list[Placement] | None:
+        if not rest:
+            return parts
+        state = frozenset(t.square for t in rest)
+        if len(parts) >= most or state in dead or steps[0] > _MAX_STEPS:
+            return None
+        for _, _, placement in moves_from(rest, at):
+            used = {t.square for t in placement.tiles}
+            done = walk([t for t in rest if t.square not in used], board_after(at, placement), [*parts, placement])
+            if done is not None:
+                return done
+        dead.add(state)
+        return None
+
+    return walk(list(tiles), board, [])
 
 
 def board_after(board: Board, placement: Placement) -> Board:

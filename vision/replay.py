@@ -61,6 +61,7 @@ from vision.diff import (
     _legal_one,
     _letters_on,
     board_after,
+    chain_moves,
     copy_bars,
     name_blanks,
     propose,
@@ -84,6 +85,8 @@ WORD_SWAP_GAP = UNSURE_MARGIN
 _MAX_SWAPS = 2
 #: At most this many moves are looked for on one photo (unreadable photos in a row before it, plus its own).
 MAX_MOVES_PER_PHOTO = 5
+#: Photos taken at will: the moves one photo may show (a phone photo three minutes after the last showed six).
+MAX_MOVES_AT_WILL = 8
 #: A reading that does not see more than this share of the tiles already played where they lie is unusable.
 PLAUSIBLE_MISSING = 0.1
 
@@ -105,6 +108,25 @@ def photos(folder: Path) -> list[Path]:
 def image_number(path: Path) -> int | None:
     numbers = re.findall(r"\d+", path.stem)
     return int(numbers[-1]) if numbers else None
+
+
+def numbered_by_turn(found: list[Path]) -> bool:
+    """Whether the photos' names count turns (``image-1``, ``image-2``, ...: one photo per turn, as a clock
+    button takes them) rather than stamp the time they were taken (a phone's ``IMG_20151016_165303``, several
+    photos of one board, none of some): only a turn count makes an unchanged photo a pass and a gap in the
+    numbers a missing photo. Counted when every name ends in a distinct number and at least half of the
+    numbers between the first and the last are there.
+
+    >>> numbered_by_turn([Path("image-1.jpg"), Path("image-2.jpg"), Path("image-5.jpg")])
+    True
+    >>> numbered_by_turn([Path("IMG_20151016_165303.jpg"), Path("IMG_20151016_165308.jpg")])
+    False
+    """
+    numbers = [image_number(p) for p in found]
+    known = [n for n in numbers if n is not None]
+    if len(known) < len(numbers) or len(set(known)) < len(known):
+        return False
+    return max(known) - min(known) + 1 <= 2 * len(known)
 
 
 def missing_numbers(found: list[Path]) -> list[int]:
@@ -137,11 +159,13 @@ class Turn:
     notes: list[str] = field(default_factory=list)
     #: Processor time of the reading (one thread): on a loaded machine wall time mostly measures waiting.
     cpu_seconds: float = 0.0
+    #: Photos taken at will: a covered photo whose board a later photo showed owes no move of its own.
+    superseded: bool = False
 
     @property
     def read(self) -> bool:
         """Whether this photo's move made it into the game."""
-        return bool(self.events) or self.proposal.kind is ProposalKind.UNCHANGED
+        return bool(self.events) or self.superseded or self.proposal.kind is ProposalKind.UNCHANGED
 
 
 @dataclass
@@ -153,6 +177,8 @@ class ReplayResult:
     orientation: str = ""
     #: Events after the last photo taken from the record (only with ``racks_from_record``).
     record_tail: list[str] = field(default_factory=list)
+    #: One photo per turn (an unchanged photo is a pass), else photos taken at will (:func:`read_photos`).
+    per_turn: bool = True
 
     @property
     def compared(self) -> list[Turn]:
@@ -176,25 +202,34 @@ class ReplayResult:
 
 def replay_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tuple[str, ...] = ("Player1", "Player2"),
                   record: GcgRecord | None = None, learn: bool = True, orientation: bool | None = None,
-                  words: WordCheck | None = None, racks_from_record: bool = False) -> ReplayResult:
+                  words: WordCheck | None = None, racks_from_record: bool = False,
+                  per_turn: bool | None = None) -> ReplayResult:
     """Read the game from the photos alone, then (with ``record``) compare it with the record.
 
     ``words``: the game's dictionary (a word -> valid check) for naming blanks and splitting photos
     that hold several moves; None judges by the rules alone. ``orientation`` says how the record names
     positions: True lettered rows, False standard GCG, None the record's ``#orientation`` pragma, else
-    the reading that agrees with the photos.
+    the reading that agrees with the photos. ``per_turn``: one photo per turn (see :func:`read_photos`).
     """
-    result = read_photos(folder, reader, rules, players=players, learn=learn, words=words)
+    result = read_photos(folder, reader, rules, players=players, learn=learn, words=words, per_turn=per_turn)
     if record is not None:
         compare_with_record(result, record, rules, orientation=orientation, racks_from_record=racks_from_record)
     return result
 
 
 def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tuple[str, ...] = ("Player1", "Player2"),
-                learn: bool = True, words: WordCheck | None = None) -> ReplayResult:
-    """The game the photos show, photo by photo (no record involved)."""
+                learn: bool = True, words: WordCheck | None = None, per_turn: bool | None = None) -> ReplayResult:
+    """The game the photos show, photo by photo (no record involved).
+
+    ``per_turn``: the photos were taken one per turn, so an unchanged photo is an exchange or a pass and a
+    gap in their numbers a missing photo; else (photos taken at will: several of one board, none of some
+    moves) an unchanged photo is the same board seen again, and a photo may show one move more than the
+    photos before it. None: told from the names (:func:`numbered_by_turn`)."""
+    found = photos(folder)
+    if per_turn is None:
+        per_turn = numbered_by_turn(found)
     game = Game(rules, list(players))
-    result = ReplayResult(game)
+    result = ReplayResult(game, per_turn=per_turn)
     direction = ReadingDirection(words) if words is not None else None
     words = direction
     last_placement: Placement | None = None
@@ -202,7 +237,7 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
     waiting: list[Turn] = []  # unreadable photos whose moves a later photo shows
     last_number: int | None = None  # of the last photo whose move was read
     guesses: dict[Square, LetterGuess] = {}  # each square's latest reading
-    for photo in photos(folder):
+    for photo in found:
         if direction is not None:
             direction.learn(game.events)
         if result.turns and result.turns[-1] not in waiting:
@@ -226,10 +261,13 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
             continue
         if proposal.kind is ProposalKind.CONFLICT:
             # Photos numbered 4, 6: the photo of move 5 is missing, so photo 6 shows two moves.
-            gap = (number - last_number) if (number := image_number(photo)) is not None and last_number else 1
+            gap = (number - last_number) if per_turn and (number := image_number(photo)) is not None \
+                and last_number else 1
             # Tiles gone that are not the last move are misread (their removal is not played): no hindrance.
             taken_back = proposal.removed and not proposal.problems & DiffProblem.NOT_A_WITHDRAWAL
-            single = _one_move_of(proposal, before, rules) if not (waiting or taken_back) and gap <= 1 else None
+            # Photos taken at will: a covered photo before this one says nothing about how many moves it shows.
+            behind = waiting if per_turn else [t for t in waiting if t.proposal.kind is ProposalKind.CONFLICT]
+            single = _one_move_of(proposal, before, rules) if not (behind or taken_back) and gap <= 1 else None
             if single is not None:
                 # One photo, one turn: a tile off the move's line is a misreading or a stray, not a second move.
                 played = _play_without_strays(game, single, proposal, before, rules, words, turn,
@@ -238,12 +276,17 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                     last_placement, last_owner = played
                 continue
             seen = [_glimpse(t.reading, before) for t in waiting]
-            found = _split(proposal, before, rules, words, turn, seen, max(gap, len(waiting) + 1))
-            if found is None and not _stalled(waiting):
+            # At will, the photographer may have missed a move: one more than the photos is as likely as any.
+            if per_turn:
+                split_found = _split(proposal, before, rules, words, turn, seen, max(gap, len(waiting) + 1))
+            else:
+                split_found = _split(proposal, before, rules, words, turn, seen, MAX_MOVES_AT_WILL,
+                                     most=MAX_MOVES_AT_WILL) or _chain(proposal, before, rules, words, turn, seen)
+            if split_found is None and not _stalled(waiting):
                 turn.notes.append("no split into legal moves; its tiles are looked for again on the next photo")
                 waiting.append(turn)
                 continue
-            if found is None:
+            if split_found is None:
                 # Twice in a row (or too many photos behind): a misread tile would stall every later photo.
                 single = _without_strays(proposal, before, rules)
                 forced = _as_one_move(proposal, before) if single is None else None
@@ -263,16 +306,23 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                     earlier.text += f" (no move of its own found; its tiles went with {photo.name})"
                 waiting = []
                 continue
-            parts, owned_by = found
+            parts, owned_by = split_found
             readings = {t.square: t for t in proposal.new_tiles}
             owners = [[*waiting, turn][i] for i in owned_by]
             for earlier in waiting:
                 if earlier not in owners:
                     earlier.text += " (no move of its own found)"
             turn.text = ""
-            for owner, part in zip(owners, parts, strict=True):
+            for index, (owner, part) in enumerate(zip(owners, parts, strict=True)):
                 board_before = game.board.copy()
                 part = _prefer_words(part, readings, board_before, rules, words, owner)
+                if not per_turn and index < len(parts) - 1 and game.bag_count == 0 \
+                        and game.rack_counts[game.to_move] <= len(part.tiles):
+                    # Moves missed between photos taken at will: who played which is a guess, and the guess
+                    # must not have a player go out while the photo shows more moves; the other player's.
+                    if _play(game, Exchange(count=0), turn) is not None:
+                        turn.notes.append(f"{game.players[game.events[-1].player]} passes (a guess: otherwise "
+                                          "they would have gone out before the moves this photo still shows)")
                 event = _play(game, _with_blanks(part, board_before, rules, words, owner), owner)
                 if event is None:
                     break
@@ -283,6 +333,9 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                 else:
                     owner.text = f"{owner.text}; read from {photo.name}: {shown}"
                 last_placement, last_owner = event.move, event.player  # type: ignore[assignment]
+            if not per_turn:
+                for earlier in waiting:
+                    earlier.superseded = True
             for _ in range(gap - len(parts)):
                 # Photos missing beyond the moves found: exchanges or passes (the players still alternate).
                 if _play(game, Exchange(count=0), turn) is not None:
@@ -290,9 +343,14 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
             waiting = []
             continue
         waiting_now, waiting = waiting, []
-        if waiting_now:
+        if waiting_now and not per_turn:
+            # Taken at will: this photo shows the board the covered ones could not; they owe no move.
             for earlier in waiting_now:
-                earlier.text += f"; nothing more on {photo.name} (an exchange, a pass or a photo of the same board)"
+                earlier.text += f"; the board was read on {photo.name}"
+                earlier.superseded = True
+            waiting_now = []
+        for earlier in waiting_now:
+            earlier.text += f"; nothing more on {photo.name} (an exchange, a pass or a photo of the same board)"
         if proposal.removed and last_placement is not None and last_owner is not None \
                 and not proposal.problems & DiffProblem.NOT_A_WITHDRAWAL:
             if waiting_now and proposal.placement is not None:
@@ -334,7 +392,9 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                 sure = [t for t in proposal.new_tiles if t.guess is not None and t.guess.confidence >= LEARN_MARGIN]
                 reader.learn(sure, [letters[t.square] for t in sure])
         elif turn.text != "withdrawn" and proposal.kind is ProposalKind.UNCHANGED:
-            if _play(game, Exchange(count=0), turn) is not None:
+            if not per_turn:
+                turn.text = "unchanged"
+            elif _play(game, Exchange(count=0), turn) is not None:
                 turn.text = "exchange or pass"
         elif proposal.kind is ProposalKind.REMOVED and proposal.problems & DiffProblem.NOT_A_WITHDRAWAL \
                 and not proposal.new_tiles:
@@ -346,6 +406,8 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                     and _play(game, Withdraw(), turn, player=last_owner) is not None:
                 turn.text = "withdrawn"
                 last_placement = None
+            elif not per_turn:
+                turn.text = "unchanged"
             elif _play(game, Exchange(count=0), turn) is not None:
                 turn.text = "exchange or pass"
             turn.notes.append(f"tiles on {', '.join(sq.name for sq in sorted(others))} read as gone, but they are "
@@ -611,7 +673,8 @@ def _play(game: Game, move, turn: Turn, *, player: int | None = None) -> GameEve
 
 
 def _split(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | None,
-           turn: Turn, seen: list[Glimpse | None], turns: int) -> tuple[list[Placement], tuple[int, ...]] | None:
+           turn: Turn, seen: list[Glimpse | None], turns: int,
+           most: int = MAX_MOVES_PER_PHOTO) -> tuple[list[Placement], tuple[int, ...]] | None:
     """The moves one photo shows and the photos they belong to (``seen``: what each covered photo before
     it showed, oldest first; the owners are indices into those photos and this one), split by the rules
     (and the dictionary) and ordered by what the covered photos showed; notes a split that stays ambiguous.
@@ -622,15 +685,16 @@ def _split(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | No
     tiles = [_as_read(t) for t in proposal.new_tiles]
     if len(tiles) < 2:
         return None
-    within = min(turns, MAX_MOVES_PER_PHOTO)
-    found = _split_into(tiles, range(2, within + 1), board, rules, words, turn, seen)
+    within = min(turns, most)
+    budget = [_SPLIT_STEPS]
+    found = _split_into(tiles, range(2, within + 1), board, rules, words, turn, seen, budget)
     if found is not None:
         return found
     strays = _strays(proposal, board)
     for count in range(1, min(len(strays), 2) + 1):
         for dropped in combinations(strays, count):
             kept = [t for t in tiles if t.square not in dropped]
-            found = _split_into(kept, range(1, within + 1), board, rules, words, turn, seen)
+            found = _split_into(kept, range(1, within + 1), board, rules, words, turn, seen, budget)
             if found is not None:
                 turn.notes.append(f"a stray on {', '.join(sq.name for sq in dropped)} left out: the rest makes "
                                   f"{len(found[0])} legal move(s), no more than photos")
@@ -639,15 +703,30 @@ def _split(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | No
     for count in range(1, len(weak) + 1):
         for dropped in combinations(weak, count):
             kept = [t for t in tiles if t.square not in dropped]
-            found = _split_into(kept, range(1, within + 1), board, rules, words, turn, seen)
+            found = _split_into(kept, range(1, within + 1), board, rules, words, turn, seen, budget)
             if found is not None:
                 turn.notes.append(f"{', '.join(sq.name for sq in dropped)} left out (read as tiles less clearly "
                                   f"than the others): the rest makes {len(found[0])} legal move(s), no more than "
                                   "photos")
                 return found
-    return _split_into(tiles, range(within + 1, MAX_MOVES_PER_PHOTO + 1), board, rules, words, turn, seen)
+    return _split_into(tiles, range(within + 1, most + 1), board, rules, words, turn, seen, budget)
 
 
+def _chain(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | None, turn: Turn,
+           seen: list[Glimpse | None]) -> tuple[list[Placement], tuple[int, ...]] | None:
+    """Photos taken at will, several moves missed: one way to read the new tiles as legal moves
+    (:func:`vision.diff.chain_moves`), credited to this photo, their order a guess that is noted."""
+    tiles = [_as_read(t) for t in proposal.new_tiles]
+    chain = chain_moves(tiles, board, rules, words, len(tiles))
+    if chain is None or len(chain) < 2:
+        return None
+    turn.notes.append(f"the {len(tiles)} new tiles make {len(chain)} legal moves in this order, one way of "
+                      "several: moves were missed between the photos, so their order and players are a guess")
+    return chain, tuple([len(seen)] * len(chain))
+
+
+#: Moves checked at most while splitting one photo, every way of leaving tiles out included (a few seconds).
+_SPLIT_STEPS = 60_000
 #: At most this many tiles besides the last move's may read as gone for a photo to show its withdrawal.
 _MAX_MISREAD_GONE = 2
 #: A new tile whose tile-or-empty margin is this far below the median of the photo's new tiles is weak evidence.
@@ -670,14 +749,15 @@ def _weak_tiles(proposal: Proposal, reading: BoardReading | None) -> list[Square
 
 
 def _split_into(tiles: list[PlacedTile], counts: range, board: Board, rules: Rules, words: WordCheck | None,
-                turn: Turn, seen: list[Glimpse | None]) -> tuple[list[Placement], tuple[int, ...]] | None:
-    """:func:`_split` into the fewest of ``counts`` moves that works."""
+                turn: Turn, seen: list[Glimpse | None],
+                budget: list[int] | None = None) -> tuple[list[Placement], tuple[int, ...]] | None:
+    """:func:`_split` into the fewest of ``counts`` moves that works (``budget``: see :func:`split_moves`)."""
     photos = [*seen, None]
     # The fewest moves that explain the photo: a missing photo may have been an exchange or a pass. Never more
     # than MAX_MOVES_PER_PHOTO, however many photos before it were unreadable: the ways to split grow
     # exponentially with the moves (a run of covered photos made one photo's split run for over ten minutes).
     for k in counts:
-        splits = split_moves(tiles, board, rules, k, words)
+        splits = split_moves(tiles, board, rules, k, words, budget)
         if not splits and k == 2:
             splits = _line_cuts(tiles, board, rules, words)
         if not splits:

@@ -41,6 +41,10 @@ def register(sub) -> None:
     p.add_argument("--racks-from-record", action="store_true",
                    help="add the record's end-of-game rack lines (for photo series without a photo of the racks); "
                         "nothing else of the record is ever used to read the photos")
+    p.add_argument("--photos", choices=("auto", "per-turn", "at-will"), default="auto",
+                   help="per-turn: one photo per turn (an unchanged photo is a pass, a gap in the numbers a missing "
+                        "photo); at-will: taken whenever (a phone's IMG_<date>_<time>: an unchanged photo is the same "
+                        "board again); auto (default): per-turn when the names count 1, 2, 3 ...")
     p.add_argument("--out", type=Path, help="write the reconstructed game as GCG")
     p.add_argument("--timing", action="store_true", help="print timing figures on stderr")
     p.add_argument("--orientation", choices=("record", "lettered-rows", "standard"), default="record",
@@ -138,7 +142,14 @@ def run_replay(args: argparse.Namespace) -> int:
     from engine.gcg import rules_for, write_gcg
     from vision.profile import load_profile
     from vision.reader import BoardReader
-    from vision.replay import blank_summary, load_record, missing_numbers, photos, replay_photos
+    from vision.replay import (
+        blank_summary,
+        load_record,
+        missing_numbers,
+        numbered_by_turn,
+        photos,
+        replay_photos,
+    )
 
     gcg = args.gcg
     if gcg is None and not args.no_record:
@@ -154,7 +165,11 @@ def run_replay(args: argparse.Namespace) -> int:
     reader = BoardReader(load_profile(args.profile), rules.tileset)
     words, dictionary = word_check(rules.tileset.language, args.lexicon)
     print(f"dictionary: {dictionary}")
-    missing = missing_numbers(photos(Path(args.folder)))
+    found = photos(Path(args.folder))
+    per_turn = {"auto": numbered_by_turn(found), "per-turn": True, "at-will": False}[args.photos]
+    print("photos: one per turn" if per_turn else
+          "photos: taken at will (an unchanged photo is the same board again, not a pass)")
+    missing = missing_numbers(found) if per_turn else []
     if missing:
         shown = ", ".join(f"image-{n}" for n in missing)
         print(f"missing photos: {shown} ({len(missing)}); their moves are read from the next photo that is there")
@@ -163,7 +178,7 @@ def run_replay(args: argparse.Namespace) -> int:
         players = tuple(p.nick for p in record.players)  # type: ignore[assignment]
     orientation = {"record": None, "lettered-rows": True, "standard": False}[args.orientation]
     result = replay_photos(args.folder, reader, rules, players=players, record=record, orientation=orientation,
-                           words=words, racks_from_record=args.racks_from_record)
+                           words=words, racks_from_record=args.racks_from_record, per_turn=per_turn)
     for turn in result.turns:
         line = f"{turn.photo.name}: {turn.text}"
         messages = [m for m in turn.proposal.messages if "which letter?" not in m] + turn.notes
