@@ -67,6 +67,9 @@ def test_photos_of_the_same_board_are_no_passes_and_a_photo_after_missed_moves_i
     assert not game.finished
     assert not any(isinstance(e.move, Exchange) for e in game.events)
     assert [t.text for t in result.turns[:2]] == ["unchanged", "unchanged"]
+    # TEAMED and HURT on one photo: two moves whose words are all valid, not TEAMED and two strays.
+    both = next(t for t in result.turns if t.photo.name.endswith("165601.jpg"))
+    assert len(both.events) == 2, both.text
     last = result.turns[-1]
     assert len([e for e in last.events if isinstance(e.move, Placement)]) >= 5, last.text
     got = board_rows(game)

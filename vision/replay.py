@@ -268,6 +268,8 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
             # Photos taken at will: a covered photo before this one says nothing about how many moves it shows.
             behind = waiting if per_turn else [t for t in waiting if t.proposal.kind is ProposalKind.CONFLICT]
             single = _one_move_of(proposal, before, rules) if not (behind or taken_back) and gap <= 1 else None
+            if single is not None and not per_turn and _two_words_moves(proposal, before, rules, words):
+                single = None  # at will a photo may show two moves: tiles making a word of their own are one
             if single is not None:
                 # One photo, one turn: a tile off the move's line is a misreading or a stray, not a second move.
                 played = _play_without_strays(game, single, proposal, before, rules, words, turn,
@@ -775,6 +777,16 @@ def _split_into(tiles: list[PlacedTile], counts: range, board: Board, rules: Rul
         _, _, split, owners = best[0]
         return split, owners
     return None
+
+
+def _two_words_moves(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | None) -> bool:
+    """Whether the photo's new tiles make two legal moves of two tiles or more whose words are all valid
+    (photos taken at will: TEAMED and HURT on one photo, not TEAMED and two strays)."""
+    if words is None or len(proposal.new_tiles) < 4:
+        return False
+    tiles = [_as_read(t) for t in proposal.new_tiles]
+    return any(all(len(part.tiles) >= 2 for part in split) and _invalid_words(split, board, rules, words) == 0
+               for split in split_moves(tiles, board, rules, 2, words))
 
 
 def _play_without_strays(game: Game, single: tuple[Placement, list[Square]], proposal: Proposal, board: Board,
