@@ -114,19 +114,25 @@ def numbered_by_turn(found: list[Path]) -> bool:
     """Whether the photos' names count turns (``image-1``, ``image-2``, ...: one photo per turn, as a clock
     button takes them) rather than stamp the time they were taken (a phone's ``IMG_20151016_165303``, several
     photos of one board, none of some): only a turn count makes an unchanged photo a pass and a gap in the
-    numbers a missing photo. Counted when every name ends in a distinct number and at least half of the
-    numbers between the first and the last are there.
+    numbers a missing photo. A name stamps the time when it holds a date (eight digits from 19xx or 20xx) or
+    a number of 100000 or more (no game has that many turns); the others must each end in a distinct number.
 
-    >>> numbered_by_turn([Path("image-1.jpg"), Path("image-2.jpg"), Path("image-5.jpg")])
+    >>> numbered_by_turn([Path("image-1.jpg"), Path("image-2.jpg"), Path("image-5.jpg"), Path("image-9.jpg")])
     True
     >>> numbered_by_turn([Path("IMG_20151016_165303.jpg"), Path("IMG_20151016_165308.jpg")])
     False
+    >>> numbered_by_turn([Path("board.jpg"), Path("board-2.jpg")])
+    False
     """
+    def stamped(path: Path) -> bool:
+        runs = re.findall(r"\d+", path.stem)
+        return any(len(r) >= 8 and r[:2] in ("19", "20") for r in runs) or any(int(r) >= 100_000 for r in runs)
+
+    if any(stamped(p) for p in found):
+        return False
     numbers = [image_number(p) for p in found]
     known = [n for n in numbers if n is not None]
-    if len(known) < len(numbers) or len(set(known)) < len(known):
-        return False
-    return max(known) - min(known) + 1 <= 2 * len(known)
+    return len(known) == len(numbers) and len(set(known)) == len(known)
 
 
 def missing_numbers(found: list[Path]) -> list[int]:
