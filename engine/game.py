@@ -221,7 +221,8 @@ class Game:
         # After someone goes out the opponent may still challenge (a lost challenge is a Pass) and rack
         # points and penalties are counted; no more tiles are played.
         if self.finished and isinstance(move, (Placement, Exchange)):
-            raise GameStateError(f"the game is over; {move!r} cannot be played")
+            shown = move.notation(self.board) if isinstance(move, Placement) else repr(move)
+            raise GameStateError(f"the game is over; {shown} cannot be played")
         player = self.to_move if player is None else player
         if not 0 <= player < len(self.players):
             raise GameStateError(f"no player {player!r} in a {len(self.players)}-player game")

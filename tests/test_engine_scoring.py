@@ -345,3 +345,15 @@ def test_finish_line_ends_the_game_when_the_target_is_reached():
             break
     assert game.finished and max(game.scores) >= 200
     assert game.winner == game.scores.index(max(game.scores))
+
+
+def test_a_move_after_the_end_is_refused_in_notation_not_as_a_python_repr():
+    from engine.errors import GameStateError
+    from engine.game import Game
+
+    game = Game(Rules.scrabble("en"), ["Ann", "Bo"])
+    game.finished = True
+    move = Placement.from_tiles([PlacedTile(Square(7, 7), "A"), PlacedTile(Square(7, 8), "T")], game.board)
+    with pytest.raises(GameStateError) as caught:
+        game.play(move)
+    assert str(caught.value) == "the game is over; 8H AT cannot be played"
