@@ -11,7 +11,8 @@ right / total and whole games right per style.
 
 ``--jheidel`` reads the last photo of the jheidel room game (classic-scrabble profile) and compares every
 cell with tests/data/jheidel/truth.toml: tile or empty, and the letters of the tiles; then reads every photo of
-the game from scratch and counts the tiles read that have the final board's letter.
+the game from scratch and counts the tiles read that have the final board's letter; then replays the whole
+game from its photos alone (read_photos, taken at will) and compares the board it ends with.
 
 Seeds: below 1000 were looked at while developing (``--first 0``); the default 1000+ were not, and are the
 figures to quote. Usage:
@@ -39,6 +40,7 @@ import numpy as np  # noqa: E402
 
 from engine.moves import Placement, Withdraw  # noqa: E402
 from engine.rules import Rules  # noqa: E402
+from engine.squares import Square  # noqa: E402
 from vision.occupancy import CellState  # noqa: E402
 from vision.profile import load_profile  # noqa: E402
 from vision.reader import ANOMALY_LIMIT, BoardReader, load_frame  # noqa: E402
@@ -208,6 +210,23 @@ def run_jheidel() -> None:
         agreeing += int((got[read] == turned_truth[read]).sum())
     print(f"  every game photo with the grid in view read from scratch: {agreeing}/{read_tiles} tiles read have the "
           f"final board's letter; {phantoms} tiles read on squares empty on the final board")
+    # The whole game replayed from its photos alone, as `ordvakt replay` does (photos taken at will: the names
+    # stamp the time), and the board the replay ends with compared with the final board.
+    words, name = word_check()
+    rules = Rules.scrabble("en")
+    c0 = time.process_time()
+    result = read_photos(JHEIDEL / "game2015", BoardReader(load_profile("classic-scrabble"), rules.tileset), rules,
+                         words=words)  # type: ignore[arg-type]
+    spent = time.process_time() - c0
+    board = result.game.board
+    got = np.array([["." if (cell := board[Square(r, c)]) is None else "?" if cell.blank else cell.letter
+                     for c in range(15)] for r in range(15)])
+    turned_truth = max((np.rot90(truth, k) for k in range(4)), key=lambda t: int((t == got).sum()))
+    placements = sum(isinstance(e.move, Placement) for e in result.game.events)
+    print(f"  the game replayed from its photos alone ({'per turn' if result.per_turn else 'taken at will'}, "
+          f"dictionary {name}): {len(result.turns) - len(result.unread)}/{len(result.turns)} photos read, "
+          f"{placements} moves; its final board agrees with the truth on {int((got == turned_truth).sum())}/225 "
+          f"squares ({spent:.0f} s processor time)")
 
 
 def cells_agreeing(truth: np.ndarray, rows: list[str]) -> tuple[int, int, int]:
