@@ -739,9 +739,10 @@ class BoardReader:
             if len(self._similarities) >= _TYPICAL_FROM and similarity < self._similarities.median() \
                     - _TURNED_GAP and reading.glyph.image is not None:
                 # The turns are read without marks (dots above an upright letter are beside a turned one): so
-                # they must beat the upright letter read without them too, or a tile edge taken for dots
-                # (E read with a mark penalty) makes a turned E, a W, win.
-                bar = max(similarity, self._unmarked_similarity(reading.glyph))
+                # they must beat the upright letter read with its marks the other way too. Found marks may be
+                # a tile edge (E read with a mark penalty made a turned E, a W, win); marks not found may be
+                # dots merged into the letter, seen from low (Ä read A less a penalty made a turned Ä, a Y, win).
+                bar = max(similarity, self._other_marks_similarity(reading.glyph))
                 for other, turned_glyph in ahead[i] if i in ahead else self._turns_of([reading.glyph])[0]:
                     if other.top[0][1] > max(bar, best[0].top[0][1]) + _TURNED_GAP:
                         best = (other, turned_glyph)
@@ -762,11 +763,12 @@ class BoardReader:
             similarities.add(similarity)
         return out
 
-    def _unmarked_similarity(self, glyph: glyphs.Glyph) -> float:
-        """The best letter's similarity to ``glyph`` read as having no marks."""
-        if not glyph.marks or glyph.image is None:
+    def _other_marks_similarity(self, glyph: glyphs.Glyph) -> float:
+        """The best letter's similarity to ``glyph`` read with its marks the other way: without the marks
+        found, or with marks where none were found."""
+        if glyph.image is None:
             return -np.inf
-        guess = self.classifier.classify(glyphs.Glyph(glyph.image, glyph.contrast, glyph.height, 0))
+        guess = self.classifier.classify(glyphs.Glyph(glyph.image, glyph.contrast, glyph.height, int(not glyph.marks)))
         return -np.inf if guess is None else guess.top[0][1]
 
     def _turns_of(self, glyph_list: list[glyphs.Glyph]) -> list[list[tuple[LetterGuess, glyphs.Glyph]]]:
