@@ -17,7 +17,8 @@ def draw_reading(frame: np.ndarray, reading: BoardReading) -> np.ndarray:
     if reading.geometry is None or reading.occupancy is None:
         return frame.copy()
     geom = reading.geometry
-    out = geom.warp(colour.normalise(frame), _PX)
+    # In the reading's own white balance: the colours its cells were classified on.
+    out = geom.warp(colour.normalise(frame) if reading.gains is None else colour.apply_gains(frame, reading.gains), _PX)
     n = geom.grid
     for i in range(n + 1):
         cv2.line(out, (i * _PX, 0), (i * _PX, n * _PX), (255, 0, 255), 1)

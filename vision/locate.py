@@ -67,6 +67,40 @@ class Geometry:
         )
 
 
+#: The board's own white balance is measured on its grid and this many cells around it (its rim, where the board
+#: has one): on the ScrabScrap photos, cropped to the board and a little of its rim, that gives the gains of the
+#: whole photo, which the built-in profiles' colours were measured in.
+BOARD_GAINS_MARGIN = 1.5
+#: Pixels per cell of the small picture of the grid that the two white balances are compared on.
+_FIT_PX = 8
+
+
+def board_gains(frame: np.ndarray, geom: Geometry, profile: BoardProfile, frame_gains: np.ndarray) -> np.ndarray:
+    """The white balance the board's cells are measured in: the whole frame's (``frame_gains``) or the board's own
+    (:func:`vision.colour.white_gains` of the board and its rim, BOARD_GAINS_MARGIN), whichever makes the cells look
+    more like the profile's colours (squares, tiles, stop tiles).
+
+    On an orange table or a magenta cloth the frame's neutral surface is the cloth, and its gains turned the board
+    blue or green (2.4 on blue, 0.55 on red where the board's own are 1.7 and 1.3); on a green board with a black
+    rim and a few tiles, the board's own pixels hold too few neutral ones and its gains turned the board dark."""
+    own = white_gains(geom.warp(frame, 8, BOARD_GAINS_MARGIN))
+    small = geom.warp(frame, _FIT_PX)
+    return min((frame_gains, own), key=lambda gains: _misfit(small, geom.grid, gains, profile))
+
+
+def _misfit(small: np.ndarray, grid: int, gains: np.ndarray, profile: BoardProfile) -> float:
+    """The median over a grid's cells (``small``: its picture at _FIT_PX a cell) of each cell's colour distance, in
+    ``gains``, to the nearest of the profile's colours (lightness counted half)."""
+    lab = cv2.cvtColor(apply_gains(small, gains), cv2.COLOR_BGR2LAB).astype(np.float32)
+    middle = slice(_FIT_PX // 4, _FIT_PX - _FIT_PX // 4)
+    cells = lab.reshape(grid, _FIT_PX, grid, _FIT_PX, 3)[:, middle, :, middle].mean(axis=(1, 3)).reshape(-1, 3)
+    known = [*profile.squares.values(), profile.tile, *([profile.stop] if profile.stop is not None else [])]
+    references = np.array([_lab(c) for c in known], np.float32)
+    weights = np.array([0.5, 1.0, 1.0], np.float32)
+    distance = np.linalg.norm((cells[:, None, :] - references[None]) * weights, axis=2).min(axis=1)
+    return float(np.median(distance))
+
+
 def _lab(colour: tuple[int, int, int]) -> np.ndarray:
     return cv2.cvtColor(np.array([[colour]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
 

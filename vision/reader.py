@@ -21,7 +21,7 @@ from engine.tiles import TileSet
 from vision import colour, glyphs, occupancy, stability
 from vision.classifier import ARROW, UNSURE_MARGIN, LetterClassifier, LetterGuess
 from vision.errors import BoardNotFound
-from vision.locate import Geometry, Locator
+from vision.locate import Geometry, Locator, board_gains
 from vision.profile import BoardProfile
 
 #: Pixels per cell of the canonical warp (letters need >= 25 to keep umlaut dots apart).
@@ -241,12 +241,14 @@ class BoardReader:
         if changed is not None:
             return changed
         # The gains are applied to each warped image, never to the full-resolution frame (cheaper, same result).
+        # The whole frame's balance finds the board; the cells may be measured in the board's own (board_gains).
         gains = colour.white_gains(frame)
         try:
             seen = self.locator(frame, gains)
         except BoardNotFound:
             return BoardReading(ReadingStatus.BOARD_NOT_FOUND, None, None, seconds=time.perf_counter() - t0,
                                 gains=gains)
+        gains = board_gains(frame, seen, self.profile, gains)
         geom = turned(seen, self.turns or 0)
         occ, colours = self._occupancy(frame, geom, gains)
         read_for_orientation: dict[Square, TileReading] = {}
@@ -401,6 +403,10 @@ class BoardReader:
         ``extracted``: tiles whose glyphs were cut out already on ``geom`` (not classified)."""
         status = ReadingStatus.OK
         hidden_mask = occ.anomaly > ANOMALY_LIMIT
+        stops = occ.state == occupancy.CellState.STOP
+        if int(stops.sum()) > self.tileset.stops:
+            # More black tiles than the set has: a dark sleeve or a shadow over the board, not stop tiles.
+            hidden_mask |= stops
         if (occ.margin < 0.1).any():
             status |= ReadingStatus.UNCERTAIN_CELL
         state, tile = occ.state.tolist(), int(occupancy.CellState.TILE)
