@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -214,7 +214,8 @@ def _quadratic_basis(n: int) -> np.ndarray:
     return basis
 
 
-def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: BoardProfile) -> Occupancy:
+def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: BoardProfile, *,
+             most_stops: int | None = None) -> Occupancy:
     """Classify each cell against the frame-adapted centres of its allowed classes.
 
     ``colours``: (n, n, 3) cell colours, or (n, n, 4) with each cell's ink (:func:`cell_features`).
@@ -224,7 +225,24 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     light is measured as the factor that best scales its class colour onto it, smoothed over its
     neighbours (one tile or one odd cell does not move the median), and the cells are classified
     again with that light divided out. A hand is not a darker board: its colour stays anomalous.
+
+    ``most_stops``: the stop tiles the set has. More cells than that that look like Alfapet's black stop tiles are
+    squares in a shadow, or dark squares (minus squares darker than the profile's) that took the stop colour
+    before their own class could learn its look: the board is then classified without stop tiles, and only the
+    set's count of the cells that then fit nothing, those most like a stop tile first, are stop tiles.
     """
+    if most_stops is not None and profile.stop is not None:
+        first = classify(colours, premium_codes, profile)
+        stops = first.state == CellState.STOP
+        if int(stops.sum()) <= most_stops:
+            return first
+        without = classify(colours, premium_codes, replace(profile, stop=None))
+        unexplained = np.flatnonzero((stops & (without.anomaly > _SHADOW_HINT)).ravel())
+        kept = unexplained[np.argsort(first.anomaly.ravel()[unexplained], kind="stable")[:most_stops]]
+        state, anomaly, margin = (a.copy().ravel() for a in (without.state, without.anomaly, without.margin))
+        state[kept], anomaly[kept], margin[kept] = (a.ravel()[kept] for a in (first.state, first.anomaly, first.margin))
+        n = colours.shape[0]
+        return Occupancy(state=state.reshape(n, n), anomaly=anomaly.reshape(n, n), margin=margin.reshape(n, n))
     # The second pass divides out the light, not the ink: what the ink decides is worked out once for both.
     by_ink: dict = {}
     first, centres, options = _classify(colours, premium_codes, profile, by_ink)
@@ -238,6 +256,7 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     # A light field that leaves more of the board unexplained than none did was no shadow.
     hidden = [int((occ.anomaly > _SHADOW_HINT).sum()) for occ in (first, second)]
     return second if hidden[1] <= hidden[0] else first
+
 
 
 #: A first pass with no cell this many class spreads from its class (none the reader would call hidden,

@@ -287,7 +287,7 @@ class BoardReader:
             colours[changed] = self._colours_of(frame, last.geom, np.argwhere(changed), gains)
         occ = self._classify_changed(last, colours, changed)
         if occ is None:
-            occ = occupancy.classify(colours, self._codes, self.profile)
+            occ = occupancy.classify(colours, self._codes, self.profile, most_stops=self.tileset.stops)
         if self._orientation(frame, last.seen, occ, gains) != (self.turns or 0):
             return None  # the tiles say the board lies another way round: read it whole
         reading = self._finish(frame, last.geom, occ, gains, cells, t0)
@@ -490,7 +490,7 @@ class BoardReader:
             lab = cv2.cvtColor(colour.apply_gains(warped, gains), cv2.COLOR_BGR2LAB)
             self._turnable = (id(frame), fingerprint.copy(), gains.copy(), geom, lab)
         colours = occupancy.lab_features(lab, geom.grid, OCC_CELL_PX)
-        return occupancy.classify(colours, self._codes, self.profile), colours
+        return occupancy.classify(colours, self._codes, self.profile, most_stops=self.tileset.stops), colours
 
     def _colours_of(self, frame: np.ndarray, geom: Geometry, cells: np.ndarray, gains: np.ndarray) -> np.ndarray:
         """(len(cells), 3) colours of these (row, col) cells, measured as :meth:`_occupancy` measures them:
