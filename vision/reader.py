@@ -732,6 +732,10 @@ class BoardReader:
         """
         likely = self._likely_turned(lettered, guesses)
         ahead = dict(zip(likely, self._turns_of([lettered[i].glyph for i in likely]), strict=True))
+        # The likely tiles a turn reads better than upright are also read with their marks the other way, at once.
+        barred = [i for i in likely
+                  if any(other.top[0][1] > guesses[i].top[0][1] + _TURNED_GAP for other, _ in ahead[i])]
+        bars = dict(zip(barred, self._other_marks_similarities([lettered[i].glyph for i in barred]), strict=True))
         out: list[tuple[LetterGuess, glyphs.Glyph] | None] = []
         for i, (reading, guess) in enumerate(zip(lettered, guesses, strict=True)):
             if guess is None:  # a classifier that only collects glyphs
@@ -748,10 +752,13 @@ class BoardReader:
                 # they must beat the upright letter read with its marks the other way too. Found marks may be
                 # a tile edge (E read with a mark penalty made a turned E, a W, win); marks not found may be
                 # dots merged into the letter, seen from low (Ä read A less a penalty made a turned Ä, a Y, win).
-                bar = max(similarity, self._other_marks_similarity(reading.glyph))
-                for other, turned_glyph in ahead[i] if i in ahead else self._turns_of([reading.glyph])[0]:
-                    if other.top[0][1] > max(bar, best[0].top[0][1]) + _TURNED_GAP:
-                        best = (other, turned_glyph)
+                turns = ahead[i] if i in ahead else self._turns_of([reading.glyph])[0]
+                # That second reading only when a turn beats the first (the bar is at least the first): seldom.
+                if any(other.top[0][1] > similarity + _TURNED_GAP for other, _ in turns):
+                    bar = max(similarity, bars[i] if i in bars else self._other_marks_similarities([reading.glyph])[0])
+                    for other, turned_glyph in turns:
+                        if other.top[0][1] > max(bar, best[0].top[0][1]) + _TURNED_GAP:
+                            best = (other, turned_glyph)
             self._similarities.add(best[0].top[0][1])
             out.append(best)
         return out
@@ -769,13 +776,17 @@ class BoardReader:
             similarities.add(similarity)
         return out
 
-    def _other_marks_similarity(self, glyph: glyphs.Glyph) -> float:
-        """The best letter's similarity to ``glyph`` read with its marks the other way: without the marks
-        found, or with marks where none were found."""
-        if glyph.image is None:
-            return -np.inf
-        guess = self.classifier.classify(glyphs.Glyph(glyph.image, glyph.contrast, glyph.height, int(not glyph.marks)))
-        return -np.inf if guess is None else guess.top[0][1]
+    def _other_marks_similarities(self, glyph_list: list[glyphs.Glyph]) -> list[float]:
+        """Per glyph, the best letter's similarity to it read with its marks the other way: without the marks
+        found, or with marks where none were found (all classified at once)."""
+        other = [glyphs.Glyph(g.image, g.contrast, g.height, int(not g.marks))
+                 for g in glyph_list if g.image is not None]
+        read = iter(self.classifier.classify_many(other))
+        out = []
+        for g in glyph_list:
+            guess = next(read) if g.image is not None else None
+            out.append(-np.inf if guess is None else guess.top[0][1])
+        return out
 
     def _turns_of(self, glyph_list: list[glyphs.Glyph]) -> list[list[tuple[LetterGuess, glyphs.Glyph]]]:
         """Per glyph, (guess, glyph) of it turned one, two and three quarter turns (its marks not counted), all
