@@ -19,6 +19,7 @@ import numpy as np
 from vision import find
 from vision.colour import apply_gains, white_gains
 from vision.errors import BoardNotFound
+from vision.occupancy import lab_distance
 from vision.profile import BoardProfile
 
 _SEARCH_WIDTH = 240
@@ -99,9 +100,7 @@ def _misfit(grid_picture: np.ndarray, grid: int, gains: np.ndarray, references: 
     lab = cv2.cvtColor(apply_gains(np.ascontiguousarray(grid_picture), gains), cv2.COLOR_BGR2LAB).astype(np.float32)
     middle = slice(_GAINS_PX // 4, _GAINS_PX - _GAINS_PX // 4)
     cells = lab.reshape(grid, _GAINS_PX, grid, _GAINS_PX, 3)[:, middle, :, middle].mean(axis=(1, 3)).reshape(-1, 3)
-    weights = np.array([0.5, 1.0, 1.0], np.float32)
-    distance = np.sqrt(((((cells[:, None, :] - references[None]) * weights) ** 2).sum(axis=2)).min(axis=1))
-    return float(np.median(distance))
+    return float(np.median(lab_distance(cells[:, None, :], references[None]).min(axis=1)))
 
 
 def _lab(colour: tuple[int, int, int]) -> np.ndarray:

@@ -258,7 +258,6 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     return second if hidden[1] <= hidden[0] else first
 
 
-
 #: A first pass with no cell this many class spreads from its class (none the reader would call hidden,
 #: see vision.reader.ANOMALY_LIMIT) needs no second one.
 _SHADOW_HINT = 4.0
@@ -385,7 +384,7 @@ _DISTINCT_CLASS = 30.0
 _PRINT_SPREADS = 3.0
 
 
-def _lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Weighted Lab distance (lightness at _WEIGHTS) between colours along the last axis (broadcast)."""
     return np.sqrt((((a - b) * _WEIGHTS) ** 2).sum(axis=-1))
 
@@ -402,7 +401,7 @@ def _print_left_out(seeds: np.ndarray | None, raw: np.ndarray, ink: np.ndarray, 
         return None
     kept = seeds.copy()
     for c in np.unique(empty_row[seeds]):
-        if float(_lab_distance(centres[c], centres[tile_row])) < _DISTINCT_CLASS:
+        if float(lab_distance(centres[c], centres[tile_row])) < _DISTINCT_CLASS:
             continue
         members = np.nonzero(empty_row == c)[0]
         bare = members[ink[members] <= _median(ink[members])]
@@ -410,11 +409,11 @@ def _print_left_out(seeds: np.ndarray | None, raw: np.ndarray, ink: np.ndarray, 
         if len(bare) < 3 or others.sum() < 2:
             continue
         look, tiles = _median(raw[bare], axis=0), _median(raw[others], axis=0)
-        if float(_lab_distance(look, tiles)) < _DISTINCT_CLASS:
+        if float(lab_distance(look, tiles)) < _DISTINCT_CLASS:
             continue  # in this frame's light the class's squares look like its tiles: colour cannot tell
-        spread = max(float(_median(_lab_distance(raw[bare], look))), 4.0)
+        spread = max(float(_median(lab_distance(raw[bare], look))), 4.0)
         flagged = members[seeds[members]]
-        to_class, to_tiles = _lab_distance(raw[flagged], look), _lab_distance(raw[flagged], tiles)
+        to_class, to_tiles = lab_distance(raw[flagged], look), lab_distance(raw[flagged], tiles)
         kept[flagged[(to_class <= _PRINT_SPREADS * spread) & (2 * to_class < to_tiles)]] = False
     return kept if kept.any() else None
 

@@ -778,15 +778,9 @@ class BoardReader:
 
     def _other_marks_similarities(self, glyph_list: list[glyphs.Glyph]) -> list[float]:
         """Per glyph, the best letter's similarity to it read with its marks the other way: without the marks
-        found, or with marks where none were found (all classified at once)."""
-        other = [glyphs.Glyph(g.image, g.contrast, g.height, int(not g.marks))
-                 for g in glyph_list if g.image is not None]
-        read = iter(self.classifier.classify_many(other))
-        out = []
-        for g in glyph_list:
-            guess = next(read) if g.image is not None else None
-            out.append(-np.inf if guess is None else guess.top[0][1])
-        return out
+        found, or with marks where none were found (all classified at once; each glyph has its image)."""
+        other = [glyphs.Glyph(g.image, g.contrast, g.height, int(not g.marks)) for g in glyph_list]
+        return [-np.inf if guess is None else guess.top[0][1] for guess in self.classifier.classify_many(other)]
 
     def _turns_of(self, glyph_list: list[glyphs.Glyph]) -> list[list[tuple[LetterGuess, glyphs.Glyph]]]:
         """Per glyph, (guess, glyph) of it turned one, two and three quarter turns (its marks not counted), all
