@@ -14,7 +14,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-_SAMPLE_WIDTH = 160
+#: Width (about) of the copy the gains are measured on.
+SAMPLE_WIDTH = 160
 #: Brightness the neutral surfaces are scaled to, so exposure changes cancel out as well.
 WHITE_LEVEL = 200.0
 #: The brightest surfaces (this quantile of each pixel's largest channel) are kept at most at CLIP_LEVEL.
@@ -31,7 +32,7 @@ def white_gains(frame: np.ndarray) -> np.ndarray:
     """Per-channel (B, G, R) gains that map the frame's neutral surfaces to a fixed grey."""
     h, w = frame.shape[:2]
     # A power-of-two shrink factor keeps INTER_AREA on its fast path (0.6 ms instead of 2 ms at 1 MP).
-    factor = 1 << max(0, int(np.ceil(np.log2(max(w, 1) / _SAMPLE_WIDTH))))
+    factor = 1 << max(0, int(np.ceil(np.log2(max(w, 1) / SAMPLE_WIDTH))))
     small = _shrunk(frame, factor)
     # Channels first: numpy reduces contiguous rows far faster than the (N, 3) axis.
     px = np.ascontiguousarray(small.reshape(-1, 3).T, dtype=np.float32) + 1.0

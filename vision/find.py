@@ -147,6 +147,13 @@ class Pyramid:
             self._levels.append(cv2.resize(last, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA))
         return self._levels[k]
 
+    def at_least(self, width: int) -> np.ndarray:
+        """The smallest copy at least ``width`` pixels wide (the frame itself when it is narrower)."""
+        k = 0
+        while self.frame.shape[1] >> (k + 1) >= width:
+            k += 1
+        return self.level(k)
+
     def grey(self, k: int) -> np.ndarray:
         if k not in self._greys:
             picture = self.level(k)

@@ -77,14 +77,20 @@ BOARD_GAINS_MARGIN = 1.5
 _GAINS_PX = 8
 
 
-def board_gains(frame: np.ndarray, geom: Geometry, profile: BoardProfile, frame_gains: np.ndarray) -> np.ndarray:
+def board_gains(frame: np.ndarray, geom: Geometry, profile: BoardProfile, frame_gains: np.ndarray,
+                pyramid: find.Pyramid | None = None) -> np.ndarray:
     """The white balance the board's cells are measured in: the whole frame's (``frame_gains``) or the board's own
     (:func:`vision.colour.white_gains` of the board and its rim, BOARD_GAINS_MARGIN), whichever makes the cells look
     more like the profile's colours (squares, tiles, stop tiles).
 
     On an orange table or a magenta cloth the frame's neutral surface is the cloth, and its gains turned the board
     blue or green (2.4 on blue, 0.55 on red where the board's own are 1.7 and 1.3); on a green board with a black
-    rim and a few tiles, the board's own pixels hold too few neutral ones and its gains turned the board dark."""
+    rim and a few tiles, the board's own pixels hold too few neutral ones and its gains turned the board dark.
+    ``pyramid``: the frame's shrunk copies; the small picture is then warped from the smallest in which a cell still
+    spans twice its pixels (from a 2 MP frame it cost three times as much)."""
+    if pyramid is not None:
+        k = _level(geom.corners, geom.grid, 2 * _GAINS_PX)
+        frame, geom = pyramid.level(k), Geometry(pyramid.to_level(geom.corners, k), geom.grid, geom.line_score)
     board = geom.warp(frame, _GAINS_PX, BOARD_GAINS_MARGIN)
     rim = int(BOARD_GAINS_MARGIN * _GAINS_PX)
     grid = board[rim : rim + geom.grid * _GAINS_PX, rim : rim + geom.grid * _GAINS_PX]
@@ -372,11 +378,12 @@ def _refine(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: int, gai
 _LEVEL_CELL = 20
 
 
-def _level(corners: np.ndarray, grid: int) -> int:
-    """The :class:`vision.find.Pyramid` level for a grid at ``corners`` (frame pixels): see _LEVEL_CELL."""
+def _level(corners: np.ndarray, grid: int, least_cell: float = _LEVEL_CELL) -> int:
+    """The :class:`vision.find.Pyramid` level for a grid at ``corners`` (frame pixels): the smallest copy where a
+    cell still spans ``least_cell`` pixels (see _LEVEL_CELL)."""
     cell = _frame_cell(Geometry(np.asarray(corners, np.float32), grid, 0.0))
     k = 0
-    while cell / 2 ** (k + 1) >= _LEVEL_CELL and k < 4:
+    while cell / 2 ** (k + 1) >= least_cell and k < 4:
         k += 1
     return k
 
@@ -483,10 +490,11 @@ def locate(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray | None = 
     return _locate(frame, profile, gains)[0]
 
 
-def _locate(frame: np.ndarray, profile: BoardProfile,
-            gains: np.ndarray | None) -> tuple[Geometry, tuple[float, float] | None]:
-    """:func:`locate`, and the :func:`line_scores` of its result when they were measured on the way."""
-    measure = _Measures(frame)
+def _locate(frame: np.ndarray, profile: BoardProfile, gains: np.ndarray | None,
+            pyramid: find.Pyramid | None = None) -> tuple[Geometry, tuple[float, float] | None]:
+    """:func:`locate`, and the :func:`line_scores` of its result when they were measured on the way; ``pyramid``:
+    the frame's shrunk copies, when shared with other steps."""
+    measure = _Measures(frame, pyramid)
     guess = _colour_guess(frame, measure, profile, gains)
     if guess is not None and guess[0] >= CLEAR_GUESS:
         return guess[1], guess[2]
@@ -505,8 +513,8 @@ class _Measures:
     """A frame's shrunk copies (:class:`vision.find.Pyramid`) and the grid evidence measured on it, so that no
     grid's evidence is measured twice."""
 
-    def __init__(self, frame: np.ndarray) -> None:
-        self.pyramid = find.Pyramid(frame)
+    def __init__(self, frame: np.ndarray, pyramid: find.Pyramid | None = None) -> None:
+        self.pyramid = find.Pyramid(frame) if pyramid is None else pyramid
         self._evidence: dict[tuple[bytes, int], tuple[float, float, float]] = {}
 
     def evidence(self, corners: np.ndarray, grid: int) -> tuple[float, float, float]:
@@ -647,8 +655,10 @@ class Locator:
         self._taken = True
         self.relocations += 1
 
-    def __call__(self, frame: np.ndarray, gains: np.ndarray | None = None) -> Geometry:
-        """The grid of this raw frame; ``gains`` are its white-balance gains (measured when None)."""
+    def __call__(self, frame: np.ndarray, gains: np.ndarray | None = None,
+                 pyramid: find.Pyramid | None = None) -> Geometry:
+        """The grid of this raw frame; ``gains`` are its white-balance gains (measured when None); ``pyramid``: its
+        shrunk copies, when shared with other steps."""
         if self._taken and self.geometry is not None:
             self._taken = False
             self._follow_turn(frame)
@@ -658,7 +668,7 @@ class Locator:
         if self.geometry is not None and self.confirms(frame, gains):
             self._follow_turn(frame)
             return self.geometry
-        located, scores = _locate(frame, self.profile, gains)
+        located, scores = _locate(frame, self.profile, gains, pyramid)
         self.geometry = located
         self._follow_turn(frame)
         if scores is None or self.geometry is not located:  # unmeasured, or measured before a turn renamed it

@@ -18,7 +18,7 @@ import numpy as np
 from engine.layout import Layout, load_layout
 from engine.squares import Square
 from engine.tiles import TileSet
-from vision import colour, glyphs, occupancy, stability
+from vision import colour, find, glyphs, occupancy, stability
 from vision.classifier import ARROW, UNSURE_MARGIN, LetterClassifier, LetterGuess
 from vision.errors import BoardNotFound
 from vision.locate import Geometry, Locator, board_gains
@@ -242,13 +242,15 @@ class BoardReader:
             return changed
         # The gains are applied to each warped image, never to the full-resolution frame (cheaper, same result).
         # The whole frame's balance finds the board; the cells may be measured in the board's own (board_gains).
-        gains = colour.white_gains(frame)
+        # The shrunk copies of the frame are shared: the white balance, locating and the board's own balance.
+        pyramid = find.Pyramid(frame)
+        gains = colour.white_gains(pyramid.at_least(colour.SAMPLE_WIDTH))
         try:
-            seen = self.locator(frame, gains)
+            seen = self.locator(frame, gains, pyramid)
         except BoardNotFound:
             return BoardReading(ReadingStatus.BOARD_NOT_FOUND, None, None, seconds=time.perf_counter() - t0,
                                 gains=gains)
-        gains = board_gains(frame, seen, self.profile, gains)
+        gains = board_gains(frame, seen, self.profile, gains, pyramid)
         geom = turned(seen, self.turns or 0)
         occ, colours = self._occupancy(frame, geom, gains)
         read_for_orientation: dict[Square, TileReading] = {}
