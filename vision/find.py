@@ -148,7 +148,13 @@ class Pyramid:
         return self._levels[k]
 
     def at_least(self, width: int) -> np.ndarray:
-        """The smallest copy at least ``width`` pixels wide (the frame itself when it is narrower)."""
+        """The smallest copy at least ``width`` pixels wide (the frame itself when it is narrower).
+
+        >>> Pyramid(np.zeros((1200, 1600, 3), np.uint8)).at_least(160).shape
+        (150, 200, 3)
+        >>> Pyramid(np.zeros((90, 120, 3), np.uint8)).at_least(160).shape
+        (90, 120, 3)
+        """
         k = 0
         while self.frame.shape[1] >> (k + 1) >= width:
             k += 1
