@@ -219,3 +219,22 @@ def test_more_black_cells_than_the_set_has_stop_tiles_are_no_stop_tiles(seed: in
     truth = np.array([list(row) for row in scene.truth.visible_rows()]) != "."
     got = np.array([list(row) for row in reading_rows(reading)]) != "."
     assert min(int((np.rot90(truth, k) != got).sum()) for k in range(4)) == 0
+
+
+@pytest.mark.parametrize("seed", [71, 153, 220, 285])
+def test_a_square_whose_colour_fits_a_tile_in_other_light_takes_its_own_squares_light(seed: int):
+    """Alfapet boards, three under a still shadow band: the grey minus squares fit a cream tile in less light as
+    well as their own colour, and shadowed plain squares the stop tiles' colour as a first pass learned it from
+    shadowed plain squares. Their light was taken from whichever fit by a hair, and they were relit as tiles (4
+    cells wrong on each of these scenes). A cell without a letter now takes its own square's light when that fits
+    about as well: every cell is told tile or empty right."""
+    from vision.locate import reading_rows
+
+    scene = render_scene(seed)
+    assert scene.truth.style == "alfapet"
+    tileset = Rules.scrabble("en", layout=BOARD_STYLES["alfapet"].layout).tileset
+    reading = BoardReader(load_profile("alfapet-17"), tileset).read(scene.image)
+    assert not reading.status & ReadingStatus.COVERED
+    truth = np.array([list(row) for row in scene.truth.visible_rows()]) != "."
+    got = np.array([list(row) for row in reading_rows(reading)]) != "."
+    assert min(int((np.rot90(truth, k) != got).sum()) for k in range(4)) == 0

@@ -248,7 +248,7 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     first, centres, options = _classify(colours, premium_codes, profile, by_ink)
     if float(first.anomaly.max()) < _SHADOW_HINT:
         return first  # every cell matches a class: nothing to divide out (the common case, kept cheap)
-    light = _light_field(colours[..., :3], centres, options)
+    light = _light_field(colours[..., :3], centres, options, by_ink.get("seeds"))
     if float(np.abs(light - 1.0).max()) < _LIGHT_TOLERANCE:
         return first
     relit = np.concatenate([_relight(colours[..., :3], light), colours[..., 3:]], axis=2)
@@ -275,8 +275,10 @@ def _scaled(lab: np.ndarray) -> np.ndarray:
     return out
 
 
-def _light_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray) -> np.ndarray:
-    """(n, n) factor by which each cell is darker (<1) or lighter than its class's frame-wide colour."""
+def _light_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray,
+                 letters: np.ndarray | None = None) -> np.ndarray:
+    """(n, n) factor by which each cell is darker (<1) or lighter than its class's frame-wide colour; ``letters``:
+    the cells that show a letter (the ink seeds)."""
     n = colours.shape[0]
     flat = _scaled(colours.reshape(-1, 3))
     cells = np.arange(len(flat))
@@ -285,7 +287,7 @@ def _light_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray) 
     factors = (flat[None] * option_centres).sum(axis=2) / np.maximum((option_centres ** 2).sum(axis=2), 1e-6)
     factors = np.clip(factors, 0.4, 1.5)
     residual = np.sqrt((((flat[None] - factors[..., None] * option_centres) * _WEIGHTS) ** 2).sum(axis=2))
-    best = residual.argmin(axis=0)
+    best = _likeliest_options(residual, letters)
     factor = factors[best, cells].reshape(n, n).astype(np.float32)
     fit = residual[best, cells].reshape(n, n)
     # The median of each 3x3 neighbourhood: a shadow spans several cells, a single odd cell does not.
@@ -295,6 +297,22 @@ def _light_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray) 
     # own factor: a shadow's edge can cross a cell. Anything else (a hand) gets its neighbours' light.
     explained = fit <= 3.0 * float(_median(fit)) + 1.0
     return np.where(explained, factor, smooth)
+
+
+def _likeliest_options(residual: np.ndarray, letters: np.ndarray | None) -> np.ndarray:
+    """(N,) the option whose scaled colour gives each cell's light (``residual``: (options, N), each scaled to fit).
+
+    The best fit, unless the cell's own square or a tile (a cell showing a letter, ``letters``: the ink seeds) fits
+    about as well (within a typical cell's fit): near-grey squares, tiles and stop tiles fit each other in other
+    light (a grey minus square a cream tile in less light, a shadowed plain square the stop tiles' colour a first
+    pass learned from shadowed plain squares). A cell without a letter is then most likely its own square (blanks
+    and stop tiles are few), one with a letter a tile."""
+    cells = np.arange(residual.shape[1])
+    closest = residual.min(axis=0)
+    likeliest = np.full(len(cells), int(CellState.EMPTY)) if letters is None else \
+        np.where(letters, int(CellState.TILE), int(CellState.EMPTY))
+    fits = residual[likeliest, cells] <= closest + max(float(_median(closest)), 1.0)
+    return np.where(fits, likeliest, residual.argmin(axis=0))
 
 
 def _relight(colours: np.ndarray, light: np.ndarray) -> np.ndarray:
