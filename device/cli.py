@@ -85,10 +85,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     # SIGTERM unwinds like Ctrl-C, closing the database and the display on the way out.
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
+        return code
     except _known_errors() as exc:
         print(f"ordvakt: {exc}", file=sys.stderr)
         return exit_code_for(exc)
+    except BrokenPipeError:
+        # Nothing more can reach the reader; the output still buffered must not fail again at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return ExitCode.PIPE_CLOSED
     except OSError as exc:
         name = f" {exc.filename!r}" if exc.filename else ""
         print(f"ordvakt: cannot use{name}: {exc.strerror or exc}", file=sys.stderr)

@@ -24,6 +24,8 @@ class ExitCode(enum.IntEnum):
     the unit does not restart on it (``RestartPreventExitStatus=``)."""
     INTERRUPTED = 130
     """Ctrl-C; SIGTERM ends the running command as Ctrl-C does, with 143."""
+    PIPE_CLOSED = 141
+    """What read the output stopped reading (``ordvakt read PHOTO | head``): 128 + SIGPIPE, as a shell reports it."""
     TERMINATED = 143
 
 

@@ -50,6 +50,36 @@ def test_read_json_gives_grid_corners_and_rows(tmp_path, capsys):
     assert set("".join(out["rows"])) <= set(".?#ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
+@pytest.mark.parametrize("json_out", [True, False])
+def test_read_without_a_board_exits_1_and_says_why_in_one_line(tmp_path, capsys, json_out):
+    """As ``locate`` does: the reason is printed, not only a status (read --json gave grid 0 and said nothing)."""
+    table = background("wood", (900, 1200), np.random.default_rng(2))
+    assert main(["read", str(_photo(tmp_path, "table.png", table)), *(["--json"] if json_out else [])]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "table.png" in captured.err and "no board grid found" in captured.err
+    if json_out:
+        assert json.loads(captured.out) == {"grid": 0, "corners": [], "rows": []}
+
+
+def test_read_into_a_pipe_closed_early_ends_quietly(tmp_path):
+    """``ordvakt read PHOTO | head -1``: the rows that can no longer be written end the command with 141, as a
+    shell reports a SIGPIPE, and no error text."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    photo = _photo(tmp_path, "board.png", render_scene(3, style="classic", hand=False, shadow=False).image)
+    command = [sys.executable, "-c", "import sys; from device.cli import main; sys.exit(main(sys.argv[1:]))",
+               "read", str(photo)]
+    with subprocess.Popen(command, cwd=Path(__file__).resolve().parents[1], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as child:
+        assert child.stdout is not None and child.stderr is not None
+        child.stdout.close()  # the reader is gone before the first row
+        err = child.stderr.read()
+        assert child.wait(timeout=300) == 141
+    assert err == b""
+
+
 @pytest.mark.parametrize(("picture", "name"), [("noise", "noise.png"), ("wood", "table.png")])
 def test_calibrate_refuses_a_photo_without_a_board_and_still_writes_the_picture(tmp_path, capsys, picture, name):
     if picture == "noise":

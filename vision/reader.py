@@ -107,6 +107,8 @@ class BoardReading:
     seconds: float = 0.0
     #: White-balance gains (B, G, R) of the frame, so its cells can be read later without re-measuring.
     gains: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: Why no board was found (BOARD_NOT_FOUND), one line.
+    reason: str = ""
 
     def occupied(self) -> set[Square]:
         if self.occupancy is None:
@@ -247,9 +249,9 @@ class BoardReader:
         gains = colour.white_gains(pyramid.at_least(colour.SAMPLE_WIDTH))
         try:
             seen = self.locator(frame, gains, pyramid)
-        except BoardNotFound:
+        except BoardNotFound as error:
             return BoardReading(ReadingStatus.BOARD_NOT_FOUND, None, None, seconds=time.perf_counter() - t0,
-                                gains=gains)
+                                gains=gains, reason=str(error))
         gains = board_gains(frame, seen, self.profile, gains, pyramid)
         geom = turned(seen, self.turns or 0)
         occ, colours = self._occupancy(frame, geom, gains)

@@ -110,7 +110,10 @@ def run_read(args: argparse.Namespace) -> int:
         from vision.imageio import write_image
 
         write_image(args.debug_image, draw_reading(frame, reading))
-    return 0 if reading.geometry is not None else 1
+    if reading.geometry is None:
+        print(f"ordvakt: {args.image}: {reading.reason or 'no board found'}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def run_locate(args: argparse.Namespace) -> int:
