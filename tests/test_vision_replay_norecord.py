@@ -105,6 +105,24 @@ def test_a_covered_photo_never_poisons_the_following_ones(tmp_path):
     assert set(wrong) <= {"image-20.jpg", "image-21.jpg"}, wrong
 
 
+def test_a_photo_cut_short_is_one_photo_lost_not_the_game(tmp_path):
+    """game04 with photo 10 cut in half (a plug pulled while it was written) and photo 20 not an image at all:
+    replay stopped at the first with "cut short" and exit 2. Now each is reported, its move is read from the next
+    photo, and every later photo reads right."""
+    folder = photos_only("game04", tmp_path / "g")
+    ten = folder / "image-10.jpg"
+    ten.write_bytes(ten.read_bytes()[: ten.stat().st_size // 2])
+    (folder / "image-20.jpg").write_text("not a photo")
+    result = read_photos(folder, reader(), RULES)
+    lost = {t.photo.name: t for t in result.turns if t.text.startswith("unreadable photo")}
+    assert set(lost) == {"image-10.jpg", "image-20.jpg"}
+    assert "cut short" in lost["image-10.jpg"].proposal.messages[0]
+    compare_with_record(result, record("game04"), RULES)
+    wrong = [t.photo.name for t in result.turns if not t.match]
+    assert set(wrong) <= {"image-10.jpg", "image-11.jpg", "image-20.jpg", "image-21.jpg"}, wrong
+    assert result.game.finished
+
+
 def test_photos_after_the_end_of_the_game_are_noted_not_fatal(tmp_path):
     """The known failure: `the game is over; Exchange(count=0) cannot be played` and no record."""
     folder = photos_only("game04", tmp_path / "g")

@@ -67,7 +67,7 @@ from vision.diff import (
     propose,
     split_moves,
 )
-from vision.errors import VisionError
+from vision.errors import ImageReadError, VisionError
 from vision.locate import Geometry, locate_structure
 from vision.occupancy import CellState
 from vision.reader import ANOMALY_LIMIT, BoardReader, BoardReading, ReadingStatus, TileReading, load_frame
@@ -248,7 +248,16 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
             direction.learn(game.events)
         if result.turns and result.turns[-1] not in waiting:
             last_number = image_number(result.turns[-1].photo)
-        frame = load_frame(photo)
+        try:
+            frame = load_frame(photo)
+        except ImageReadError as error:
+            # A photo cut short or corrupt (a pulled plug while it was written) is one photo lost, not the game:
+            # its move is looked for on the next photo, as after a photo with no board in it.
+            lost = Proposal(ProposalKind.NO_BOARD, DiffProblem.BOARD_NOT_FOUND, messages=(f"unreadable: {error}",))
+            turn = Turn(photo, lost, "unreadable photo", 0.0, before=game.board.copy())
+            result.turns.append(turn)
+            waiting.append(turn)
+            continue
         t0, c0 = time.perf_counter(), time.process_time()
         before = game.board.copy()
         reading = _plausible_reading(reader, frame, before, last_placement)
@@ -1210,7 +1219,10 @@ def full_frame_ms(reader: BoardReader, turns: list[Turn]) -> list[float]:
     fresh = BoardReader(reader.profile, reader.tileset, classifier=reader.classifier)
     times = []
     for turn in turns:
-        frame = load_frame(turn.photo)
+        try:
+            frame = load_frame(turn.photo)
+        except ImageReadError:
+            continue  # an unreadable photo has no reading to time
         fresh.locator.geometry = None
         t0 = time.process_time()
         fresh.read(frame)
