@@ -287,7 +287,7 @@ def _light_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray,
     factors = (flat[None] * option_centres).sum(axis=2) / np.maximum((option_centres ** 2).sum(axis=2), 1e-6)
     factors = np.clip(factors, 0.4, 1.5)
     residual = np.sqrt((((flat[None] - factors[..., None] * option_centres) * _WEIGHTS) ** 2).sum(axis=2))
-    best = _likeliest_options(residual, letters)
+    best = _likeliest_options(factors, residual, letters)
     factor = factors[best, cells].reshape(n, n).astype(np.float32)
     fit = residual[best, cells].reshape(n, n)
     # The median of each 3x3 neighbourhood: a shadow spans several cells, a single odd cell does not.
@@ -299,8 +299,9 @@ def _light_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray,
     return np.where(explained, factor, smooth)
 
 
-def _likeliest_options(residual: np.ndarray, letters: np.ndarray | None) -> np.ndarray:
-    """(N,) the option whose scaled colour gives each cell's light (``residual``: (options, N), each scaled to fit).
+def _likeliest_options(factors: np.ndarray, residual: np.ndarray, letters: np.ndarray | None) -> np.ndarray:
+    """(N,) the option whose scaled colour gives each cell's light (``factors``, ``residual``: (options, N), each
+    option scaled to fit the cell and how far it then is).
 
     The best fit, unless the cell's own square or a tile (a cell showing a letter, ``letters``: the ink seeds) fits
     about as well (within a typical cell's fit): near-grey squares, tiles and stop tiles fit each other in other
@@ -308,11 +309,14 @@ def _likeliest_options(residual: np.ndarray, letters: np.ndarray | None) -> np.n
     pass learned from shadowed plain squares). A cell without a letter is then most likely its own square (blanks
     and stop tiles are few), one with a letter a tile."""
     cells = np.arange(residual.shape[1])
-    closest = residual.min(axis=0)
+    best = residual.argmin(axis=0)
+    closest = residual[best, cells]
     likeliest = np.full(len(cells), int(CellState.EMPTY)) if letters is None else \
         np.where(letters, int(CellState.TILE), int(CellState.EMPTY))
     fits = residual[likeliest, cells] <= closest + max(float(_median(closest)), 1.0)
-    return np.where(fits, likeliest, residual.argmin(axis=0))
+    # Only where the two ask for other light: where they agree (within _LIGHT_TOLERANCE), the best fit stands.
+    other_light = np.abs(factors[likeliest, cells] / factors[best, cells] - 1.0) > _LIGHT_TOLERANCE
+    return np.where(fits & other_light, likeliest, best)
 
 
 def _relight(colours: np.ndarray, light: np.ndarray) -> np.ndarray:
