@@ -47,6 +47,15 @@ def tiles_of(rows) -> np.ndarray:
     return np.array([list(r) for r in rows]) != "."
 
 
+def tile_cells_wrong(scene, reading) -> int:
+    """Cells a reading tells tile or empty otherwise than the scene's truth, under the quarter turn that fits best
+    (the layouts are symmetric)."""
+    from vision.locate import reading_rows
+
+    truth, got = tiles_of(scene.truth.visible_rows()), tiles_of(reading_rows(reading))
+    return min(int((np.rot90(truth, k) != got).sum()) for k in range(4))
+
+
 @pytest.mark.parametrize(("seed", "style", "light", "shadow"), [
     (3, "classic", "neutral", False), (5, "classic", "tungsten", True), (22, "tournament", "cool", False),
     (7, "tournament", "warm", True), (8, "alfapet", "neutral", False), (10, "alfapet", "tungsten", True)])
@@ -209,16 +218,12 @@ def test_more_black_cells_than_the_set_has_stop_tiles_are_no_stop_tiles(seed: in
     minus squares rendered darker than the profile's grey (seed 35) 5 of them, looked like Alfapet's black stop
     tiles, and the reading said so. The Swedish set has 3: with more, the board is classified without stop tiles
     (the shadow's light divided out, the minus squares learning their own look), and every square is read right."""
-    from vision.locate import reading_rows
-
     scene = render_scene(seed, style="alfapet", hand=True)
     rules = Rules.alfapet("sv")
     assert rules.tileset.stops == 3
     reading = BoardReader(load_profile("alfapet-17"), rules.tileset).read(scene.image)
     assert not reading.status & ReadingStatus.COVERED and not reading.hidden
-    truth = np.array([list(row) for row in scene.truth.visible_rows()]) != "."
-    got = np.array([list(row) for row in reading_rows(reading)]) != "."
-    assert min(int((np.rot90(truth, k) != got).sum()) for k in range(4)) == 0
+    assert tile_cells_wrong(scene, reading) == 0
 
 
 @pytest.mark.parametrize("seed", [71, 153, 220, 285])
@@ -228,13 +233,9 @@ def test_a_square_whose_colour_fits_a_tile_in_other_light_takes_its_own_squares_
     shadowed plain squares. Their light was taken from whichever fit by a hair, and they were relit as tiles (4
     cells wrong on each of these scenes). A cell without a letter now takes its own square's light when that fits
     about as well: every cell is told tile or empty right."""
-    from vision.locate import reading_rows
-
     scene = render_scene(seed)
     assert scene.truth.style == "alfapet"
     tileset = Rules.scrabble("en", layout=BOARD_STYLES["alfapet"].layout).tileset
     reading = BoardReader(load_profile("alfapet-17"), tileset).read(scene.image)
     assert not reading.status & ReadingStatus.COVERED
-    truth = np.array([list(row) for row in scene.truth.visible_rows()]) != "."
-    got = np.array([list(row) for row in reading_rows(reading)]) != "."
-    assert min(int((np.rot90(truth, k) != got).sum()) for k in range(4)) == 0
+    assert tile_cells_wrong(scene, reading) == 0

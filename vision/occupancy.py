@@ -304,10 +304,10 @@ def _likeliest_options(factors: np.ndarray, residual: np.ndarray, letters: np.nd
     option scaled to fit the cell and how far it then is).
 
     The best fit, unless the cell's own square or a tile (a cell showing a letter, ``letters``: the ink seeds) fits
-    about as well (within a typical cell's fit): near-grey squares, tiles and stop tiles fit each other in other
-    light (a grey minus square a cream tile in less light, a shadowed plain square the stop tiles' colour a first
-    pass learned from shadowed plain squares). A cell without a letter is then most likely its own square (blanks
-    and stop tiles are few), one with a letter a tile."""
+    about as well (within a typical cell's fit) and asks for other light (beyond _LIGHT_TOLERANCE): near-grey
+    squares, tiles and stop tiles fit each other in other light (a grey minus square a cream tile in less light, a
+    shadowed plain square the stop tiles' colour a first pass learned from shadowed plain squares). A cell without a
+    letter is then most likely its own square (blanks and stop tiles are few), one with a letter a tile."""
     cells = np.arange(residual.shape[1])
     best = residual.argmin(axis=0)
     closest = residual[best, cells]
