@@ -78,6 +78,8 @@ MIN_CONTRAST = 0.12
 GRIDS = (15, 17)
 #: Room left around the region where the segments cross, as a share of its size (see _lattice_region).
 MARGIN = 0.5
+#: Room left beyond where the crossing lines reach, when they reach beyond MARGIN (see _lattice_region).
+REACH_MARGIN = 0.1
 #: The grid's extent is settled in a picture of it with this many cells around it, at this many pixels a cell.
 SETTLE_MARGIN = 4
 SETTLE_PX = 12
@@ -625,13 +627,23 @@ def _lattice_region(segs: np.ndarray, members: list[np.ndarray], rect: np.ndarra
     cross = ((x_lo[None, :] - slack[0] <= x_v[:, None]) & (x_v[:, None] <= x_hi[None, :] + slack[0])
              & (y_lo[:, None] - slack[1] <= y_h[None, :]) & (y_h[None, :] <= y_hi[:, None] + slack[1]))
     iv, ih = np.nonzero(cross)
-    if len(iv) < 16:
-        pts = ends
-    else:
-        pts = np.column_stack([x_v[iv], y_h[ih]])
+    pts = ends if len(iv) < 16 else np.column_stack([x_v[iv], y_h[ih]])
     lo, hi = np.percentile(pts, [3, 97], axis=0)
     span = np.maximum(hi - lo, 1e-6)
-    return lo - MARGIN * span, hi + MARGIN * span
+    lo, hi = lo - MARGIN * span, hi + MARGIN * span
+    if len(iv) >= 16:
+        # A crossing segment is a grid line, and it runs as far as the grid: where one family's far lines are too
+        # thin to give segments (strong perspective), the other family's lines still reach there, beyond the room
+        # left around the crossings; the region then reaches as far as they do.
+        rows, cols = np.unique(ih), np.unique(iv)
+        rows = rows[x_hi[rows] - x_lo[rows] >= 0.5 * span[0]]  # long lines: a grid line or the board's edge
+        cols = cols[y_hi[cols] - y_lo[cols] >= 0.5 * span[1]]
+        reach_lo = np.array([x_lo[rows].min(initial=np.inf), y_lo[cols].min(initial=np.inf)])
+        reach_hi = np.array([x_hi[rows].max(initial=-np.inf), y_hi[cols].max(initial=-np.inf)])
+        room = REACH_MARGIN * np.where(np.isfinite(reach_hi - reach_lo), reach_hi - reach_lo, 0.0)
+        lo = np.where(reach_lo < lo, reach_lo - room, lo)
+        hi = np.where(reach_hi > hi, reach_hi + room, hi)
+    return lo, hi
 
 
 def _crossings(resp: np.ndarray, lines: np.ndarray, across: np.ndarray, pitch: float,
