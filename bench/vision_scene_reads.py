@@ -7,7 +7,7 @@ Prints per style how many frames were reported covered, of those with a hand in 
 and on the frames not covered the cells wrong on tile or empty and the cells wrong on the letter (either way round:
 a quarter turn of the whole reading is allowed, the layouts are symmetric).
 
-Usage: .venv/bin/python bench/vision_scene_reads.py [--first 1000] [--count 300]
+Usage: .venv/bin/python bench/vision_scene_reads.py [--first 1000] [--count 300] [--style vintage]
 """
 
 from __future__ import annotations
@@ -32,16 +32,20 @@ from vision.profile import load_profile  # noqa: E402
 from vision.reader import BoardReader, ReadingStatus  # noqa: E402
 from vision.synthetic import BOARD_STYLES, STYLES, render_scene  # noqa: E402
 
-PROFILES = {"classic": "classic-scrabble", "tournament": "scrabscrap", "alfapet": "alfapet-17"}
+PROFILES = {"classic": "classic-scrabble", "tournament": "scrabscrap", "alfapet": "alfapet-17",
+            "vintage": "classic-scrabble"}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--first", type=int, default=1000)
     ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--style", choices=sorted(BOARD_STYLES), help="every scene of this board style (vintage: an "
+                    "older board with dark tiles, read with the classic profile; not among the styles cycled through)")
     args = ap.parse_args()
     readers = {}
-    for style in STYLES:
+    styles = STYLES if args.style is None else (args.style,)
+    for style in styles:
         board = BOARD_STYLES[style]
         rules = Rules.scrabble("en") if board.grid == 15 else Rules.scrabble("en", layout=board.layout)
         readers[style] = (load_profile(PROFILES[style]), rules.tileset)
@@ -50,7 +54,7 @@ def main() -> int:
     cells_wrong: Counter[str] = Counter()
     letters_wrong: Counter[str] = Counter()
     for seed in range(args.first, args.first + args.count):
-        scene = render_scene(seed)
+        scene = render_scene(seed, style=args.style)
         style, hand = scene.truth.style, "hand" if scene.truth.hand else "no hand"
         profile, tileset = readers[style]
         reading = BoardReader(profile, tileset).read(scene.image)
@@ -62,7 +66,7 @@ def main() -> int:
         got = np.array([list(row) for row in reading_rows(reading)])
         cells_wrong[style] += min(int(((np.rot90(truth, k) != ".") != (got != ".")).sum()) for k in range(4))
         letters_wrong[style] += min(int((np.rot90(truth, k) != got).sum()) for k in range(4))
-    for style in STYLES:
+    for style in styles:
         shares = ", ".join(f"{hand} {covered[style, hand]}/{frames[style, hand]}" for hand in ("no hand", "hand"))
         clear = sum(frames[style, hand] - covered[style, hand] for hand in ("no hand", "hand"))
         print(f"{style}: covered ({shares}); on the {clear} frames read: tile/empty wrong on {cells_wrong[style]} "

@@ -13,8 +13,9 @@ Seeds: 0-149 were looked at while the locator was developed (``--tuning``); the 
 corners of tests/data/jheidel/truth.toml, per folder (game2015 on carpet, board2014 on a tablecloth), always
 without a grid size given.
 Usage: .venv/bin/python bench/vision_scenes.py [--count 300] [--first 1000] [--tuning] [--jheidel] [--repeat N]
-[--png DIR] (``--count 0 --jheidel``: the room photos alone; ``--png``: every scene not located within 0.25 cell
-written to DIR at half size, the true grid drawn in green and the one found in red, to look at).
+[--png DIR] [--style vintage] (``--count 0 --jheidel``: the room photos alone; ``--png``: every scene not located
+within 0.25 cell written to DIR at half size, the true grid drawn in green and the one found in red, to look at;
+``--style``: every scene of that board style, e.g. the vintage style the scene sets do not cycle through).
 ``--repeat N`` locates every frame N times and also prints the median over frames of each frame's fastest run:
 what locating costs without the waits and cache misses that other processes cause on a shared machine (the
 plain median is of the first run).
@@ -41,7 +42,7 @@ import cv2  # noqa: E402
 
 from vision.errors import BoardNotFound  # noqa: E402
 from vision.locate import locate_structure  # noqa: E402
-from vision.synthetic import STYLES, corner_error, render_scene  # noqa: E402
+from vision.synthetic import BOARD_STYLES, STYLES, corner_error, render_scene  # noqa: E402
 
 TRUTH = ROOT / "tests" / "data" / "jheidel" / "truth.toml"
 JHEIDEL = ROOT.parent / "shared" / "data" / "photos" / "jheidel"
@@ -95,14 +96,14 @@ def write_failure(folder: Path, seed: int, kind: str, image, truth_corners, foun
     cv2.imwrite(str(folder / f"{seed}-{kind.split()[0]}.png"), cv2.resize(picture, None, fx=0.5, fy=0.5))
 
 
-def run_scenes(seeds: range, repeat: int = 1, png: Path | None = None) -> None:
+def run_scenes(seeds: range, repeat: int = 1, png: Path | None = None, style: str | None = None) -> None:
     if not seeds:
         return
     errors, times, fastest = [], [], []
     kinds: Counter = Counter()
     by: dict[str, list[bool]] = defaultdict(list)
     for seed in seeds:
-        scene = render_scene(seed, style=STYLES[seed % len(STYLES)])
+        scene = render_scene(seed, style=style or STYLES[seed % len(STYLES)])
         truth = scene.truth
         geom, first, best = timed_locate(scene.image, repeat)
         times.append(first)
@@ -177,12 +178,14 @@ def main() -> int:
     ap.add_argument("--jheidel", action="store_true", help="also run the jheidel room photos")
     ap.add_argument("--repeat", type=int, default=1, help="locate each frame this many times (timing only)")
     ap.add_argument("--png", type=Path, help="write the scenes not located within 0.25 cell here, grids drawn")
+    ap.add_argument("--style", choices=sorted(BOARD_STYLES), help="every scene of this board style (e.g. vintage, "
+                    "not among the styles the scene sets cycle through)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"load average at start: {os.getloadavg()[0]:.2f} (1 min), OpenCV threads: 1")
-    run_scenes(range(args.first, args.first + args.count), args.repeat, args.png)
+    run_scenes(range(args.first, args.first + args.count), args.repeat, args.png, args.style)
     if args.tuning:
-        run_scenes(range(0, 150), args.repeat, args.png)
+        run_scenes(range(0, 150), args.repeat, args.png, args.style)
     if args.jheidel:
         run_jheidel(args.repeat)
     return 0
