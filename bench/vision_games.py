@@ -50,7 +50,8 @@ from vision.synthetic import BOARD_STYLES, STYLES, corner_error, synthetic_game 
 TRUTH = ROOT / "tests" / "data" / "jheidel" / "truth.toml"
 JHEIDEL = ROOT.parent / "shared" / "data" / "photos" / "jheidel"
 #: The built-in profile a player of each synthetic style would start from (no calibration photo).
-PROFILES = {"classic": "classic-scrabble", "tournament": "scrabscrap", "alfapet": "alfapet-17"}
+PROFILES = {"classic": "classic-scrabble", "tournament": "scrabscrap", "alfapet": "alfapet-17",
+            "vintage": "classic-scrabble"}
 
 
 def truth_delta(before: tuple[str, ...], after: tuple[str, ...]) -> tuple[set, set]:
@@ -241,7 +242,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=3, help="games per style")
     ap.add_argument("--first", type=int, default=1000, help="first seed (below 1000: seeds looked at in development)")
     ap.add_argument("--moves", type=int, default=None, help="only the first N moves of each game")
-    ap.add_argument("--styles", default=",".join(STYLES))
+    ap.add_argument("--styles", default=",".join(STYLES), help="comma-separated; also vintage (not among the defaults)")
     ap.add_argument("--jheidel", action="store_true", help="also the jheidel final board")
     ap.add_argument("--no-games", action="store_true", help="only the jheidel final board")
     ap.add_argument("--verbose", action="store_true", help="print every move read wrong")

@@ -133,7 +133,7 @@ def test_a_moves_cells_are_measured_as_the_whole_board_measures_them():
     reader.read(frame, cells=[])
     last = reader._last_clear
     assert last is not None
-    whole = BoardReader._occupancy_colours(frame, last.geom, last.gains)
+    whole = reader._occupancy_colours(frame, last.geom, last.gains)
     line = np.array([[7, col] for col in range(2, 9)])  # one warp of the line, cut into cells
     scattered = np.array([[0, 0], [3, 11], [14, 14], [9, 4]])  # one warp per cell
     for cells in (line, scattered):
@@ -197,9 +197,9 @@ def test_the_turned_grid_is_measured_on_the_first_warp_turned_as_on_its_own(quar
     geom = reader.locator(frame)
     gains = colour.white_gains(frame)
     upright, upright_colours = reader._occupancy(frame, geom, gains)
-    assert np.array_equal(upright_colours, BoardReader._occupancy_colours(frame, geom, gains))
+    assert np.array_equal(upright_colours, reader._occupancy_colours(frame, geom, gains))
     occ, colours = reader._occupancy(frame, turned(geom, quarter_turns), gains)
-    direct = BoardReader._occupancy_colours(frame, turned(geom, quarter_turns), gains)
+    direct = reader._occupancy_colours(frame, turned(geom, quarter_turns), gains)
     assert np.abs(colours[..., :3] - direct[..., :3]).max() < 1.0  # Lab levels
     assert np.abs(colours[..., 3] - direct[..., 3]).max() < 0.02  # ink
     assert float(np.median(np.abs(colours - direct))) < 0.01

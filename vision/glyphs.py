@@ -11,7 +11,7 @@ result is a fixed-size, aspect-preserving glyph image: what the classifiers see.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -43,6 +43,8 @@ class Glyph:
     marks: int = 0
     #: Where the letter's box centre lies from the crop's centre, (x, y) in cells; None where not measured.
     offset: tuple[float, float] | None = field(default=None, compare=False)
+    #: The letter is lighter than its tile (light letters on a dark tile); the image is its ink all the same.
+    light_ink: bool = field(default=False, compare=False)
 
     @property
     def is_blank(self) -> bool:
@@ -66,7 +68,8 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     centre = grey[c0:c1, c0:c1]
     # One histogram gives the upright levels too (each percentile is taken on its own).
     ink_level, middle, background, light = _percentiles(centre, (3, 50, 85, 97))
-    if light - middle > max(1.5 * (middle - ink_level), 0.3 * light):
+    light_ink = light - middle > max(1.5 * (middle - ink_level), 0.3 * light)
+    if light_ink:
         # Light letters on a dark tile: the tile is the bulk of the crop, the letter its far tail.
         grey = 255 - grey
         centre = grey[c0:c1, c0:c1]
@@ -101,8 +104,9 @@ def extract(crop: np.ndarray, cell_px: int) -> Glyph:
     else:
         return Glyph(None, contrast, 0.0)
     main = int(mid[np.argmax(area[mid])])
-    return _cut(grey, dark, _soft_ink(_LEVELS_256, ink_level, background), labels, stats.tolist(), cents.tolist(),
-                np.flatnonzero(inside).tolist(), main, contrast, cell_px)
+    glyph = _cut(grey, dark, _soft_ink(_LEVELS_256, ink_level, background), labels, stats.tolist(), cents.tolist(),
+                 np.flatnonzero(inside).tolist(), main, contrast, cell_px)
+    return replace(glyph, light_ink=True) if light_ink and glyph.image is not None else glyph
 
 
 #: (threshold between ink and tile, whether a blob as big as the tile may be the letter), tried in turn.
@@ -161,6 +165,9 @@ def _extract_stack(stack: np.ndarray, cell_px: int) -> list[Glyph]:
             break
     for i in todo.tolist():
         out[i] = Glyph(None, float(contrast[i]), 0.0)  # no letter at any level
+    for i in np.flatnonzero(inverted).tolist():
+        if out[i].image is not None:
+            out[i] = replace(out[i], light_ink=True)
     return [out[i] for i in range(count)]
 
 

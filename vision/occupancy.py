@@ -47,8 +47,12 @@ class Occupancy:
         return self.state == CellState.TILE
 
 
-def cell_colours(warped_lab: np.ndarray, grid: int, cell_px: int, margin_px: int = 0) -> np.ndarray:
-    """(grid, grid, 3) Lab colour of the brighter half of each cell's central half."""
+def cell_colours(warped_lab: np.ndarray, grid: int, cell_px: int, margin_px: int = 0,
+                 light_ink: bool = False) -> np.ndarray:
+    """(grid, grid, 3) Lab colour of the brighter half of each cell's central half: a cell's colour without its
+    letter's ink. ``light_ink``: the tiles' letters are lighter than the tiles (light letters on dark wooden tiles),
+    so the darker half is taken (the brighter half would count the letter in, and a tile's colour would go with how
+    much ink its letter has: an I's tile fitted no state)."""
     m = margin_px
     board = warped_lab[m : m + grid * cell_px, m : m + grid * cell_px]
     q = cell_px // 4
@@ -61,7 +65,7 @@ def cell_colours(warped_lab: np.ndarray, grid: int, cell_px: int, margin_px: int
     lum = np.ascontiguousarray(cells[..., 0])
     middle = np.sort(lum, axis=2, kind="stable")
     twice_median = middle[..., (k - 1) // 2, None].astype(np.int16) + middle[..., k // 2, None]
-    bright = 2 * lum.astype(np.int16) >= twice_median
+    bright = (2 * lum.astype(np.int16) <= twice_median) if light_ink else (2 * lum.astype(np.int16) >= twice_median)
     # The bright pixels' sum as one batched product (exact: sums of bytes stay far below 2**24).
     sums = (bright.astype(np.float32)[:, :, None, :] @ cells.astype(np.float32))[:, :, 0]
     return sums / np.maximum(bright.sum(axis=2), 1)[..., None]
@@ -92,16 +96,16 @@ def cell_ink(warped_lab: np.ndarray, grid: int, cell_px: int) -> np.ndarray:
     return top / np.maximum(light.astype(np.float32), 16.0)
 
 
-def cell_features(warped_bgr: np.ndarray, grid: int, cell_px: int) -> np.ndarray:
-    """(grid, grid, 4): each cell's colour (:func:`cell_colours`) and ink (:func:`cell_ink`), of a
-    white-balanced warp of the grid at ``cell_px`` pixels per cell."""
-    return lab_features(cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2LAB), grid, cell_px)
+def cell_features(warped_bgr: np.ndarray, grid: int, cell_px: int, light_ink: bool = False) -> np.ndarray:
+    """(grid, grid, 4): each cell's colour (:func:`cell_colours`, ``light_ink`` as there) and ink
+    (:func:`cell_ink`), of a white-balanced warp of the grid at ``cell_px`` pixels per cell."""
+    return lab_features(cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2LAB), grid, cell_px, light_ink)
 
 
-def lab_features(warped_lab: np.ndarray, grid: int, cell_px: int) -> np.ndarray:
+def lab_features(warped_lab: np.ndarray, grid: int, cell_px: int, light_ink: bool = False) -> np.ndarray:
     """:func:`cell_features` of a warp already in Lab (pixels beyond the grid's are not looked at)."""
-    return np.concatenate([cell_colours(warped_lab, grid, cell_px), cell_ink(warped_lab, grid, cell_px)[..., None]],
-                          axis=2)
+    return np.concatenate([cell_colours(warped_lab, grid, cell_px, light_ink=light_ink),
+                           cell_ink(warped_lab, grid, cell_px)[..., None]], axis=2)
 
 
 def _lab(bgr: tuple[int, int, int]) -> np.ndarray:

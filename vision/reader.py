@@ -36,6 +36,9 @@ ANOMALY_LIMIT = 4.0
 #: are covered at this margin as at vision.classifier.CLEAR_MARGIN (0.1) and as before the rule; at 0.02, fewer, and
 #: some of those read wrong.
 HIDDEN_LETTER_MARGIN = 0.05
+#: Whether the letters are lighter than the tiles is decided by most of the last _INK_OVER letters read on squares
+#: taken for tiles, once at least _INK_FROM were.
+_INK_FROM, _INK_OVER = 3, 30
 #: Above this many cells to read, one warp of the whole grid is cheaper than a warp per cell.
 _WHOLE_WARP_FROM = 12
 #: Tiles read under each quarter turn to tell which way the board lies: the first few decide when one turn
@@ -224,6 +227,10 @@ class BoardReader:
         #: The grid the letters' shift was measured on and the shift: an affine map of its canonical picture
         #: (CELL_PX, WARP_MARGIN) taking a cell's centre to where its letter lies.
         self._tile_shift: tuple[Geometry, np.ndarray] | None = None
+        #: The tiles' letters are lighter than the tiles (dark wooden tiles): the cells' colours are measured on their
+        #: darker half (occupancy.cell_colours). Decided by most of the last _INK_OVER letters read (glyphs.Glyph).
+        self.light_letters = False
+        self._light_ink: collections.deque[bool] = collections.deque(maxlen=_INK_OVER)
         n = profile.grid
         self._codes = [["*" if Square(r, c) == self.layout.centre else self.layout.premium(Square(r, c)).value
                         for c in range(n)] for r in range(n)]
@@ -266,11 +273,24 @@ class BoardReader:
         if self.turns is not None or turns:
             self.turns = turns
         reading = self._finish(frame, geom, occ, gains, cells, t0, read_for_orientation)
+        if self._letters_turned_light():
+            occ, colours = self._occupancy(frame, geom, gains)
+            reading = self._finish(frame, geom, occ, gains, cells, t0)
         if not reading.status & ReadingStatus.COVERED:
             self._last_clear = _LastClear(seen, geom, gains, stability.block_samples(frame, geom),
                                           colours, occ,
                                           self._code_grid)
         return reading
+
+    def _letters_turned_light(self) -> bool:
+        """Whether the letters cut lately say the opposite of :attr:`light_letters` (at least _INK_FROM of them, most
+        lighter than their tiles, or most darker); if so it is turned, and the last clear reading, whose colours were
+        measured the other way, is dropped."""
+        if len(self._light_ink) < _INK_FROM or (2 * sum(self._light_ink) > len(self._light_ink)) == self.light_letters:
+            return False
+        self.light_letters = not self.light_letters
+        self._last_clear = None
+        return True
 
     def _read_changes(self, frame: np.ndarray, cells: Iterable[Square] | None, t0: float) -> BoardReading | None:
         """The reading of a frame that differs from the last clear one in a few cells only, else None."""
@@ -295,6 +315,8 @@ class BoardReader:
         if self._orientation(frame, last.seen, occ, gains) != (self.turns or 0):
             return None  # the tiles say the board lies another way round: read it whole
         reading = self._finish(frame, last.geom, occ, gains, cells, t0)
+        if self._letters_turned_light():
+            return None  # the cells' colours are measured otherwise from now on: read it whole
         if not reading.status & ReadingStatus.COVERED:
             # Unchanged cells keep the picture they had: a board creeping away in small steps still adds up.
             blocks = np.repeat(np.repeat(changed, stability.BLOCKS, axis=0), stability.BLOCKS, axis=1)
@@ -421,9 +443,12 @@ class BoardReader:
         asked = set(wanted)
         hidden_tiles = (Square(int(r), int(c)) for r, c in np.argwhere(hidden_mask & (occ.state == tile)))
         suspects = [sq for sq in hidden_tiles if sq not in asked]
-        read = self.read_tiles(frame, geom, wanted + suspects, gains=gains, extracted=extracted) \
+        read = self.read_tiles(frame, geom, wanted + suspects, gains=gains, extracted=extracted, tally=False) \
             if wanted or suspects else {}
         occ, tiles = self._at_most_the_sets_blanks(occ, {sq: t for sq, t in read.items() if sq in asked})
+        # The tiles' letters only: a hidden cell read to see whether a letter shows (a hand, a shadowed square with
+        # light print) tells nothing of the tiles' ink.
+        self._tally_ink(tiles.values())
         # A clearly read letter is a tile whatever its colour says: a hand shows no clear letter, while a tile in
         # the brightest light (a channel clipped, so its colour is off the other tiles') or at the edge of a
         # slightly misplaced grid (its neighbour's colour mixed in) does.
@@ -493,7 +518,7 @@ class BoardReader:
                                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
             lab = cv2.cvtColor(colour.apply_gains(warped, gains), cv2.COLOR_BGR2LAB)
             self._turnable = (id(frame), fingerprint.copy(), gains.copy(), geom, lab)
-        colours = occupancy.lab_features(lab, geom.grid, OCC_CELL_PX)
+        colours = occupancy.lab_features(lab, geom.grid, OCC_CELL_PX, self.light_letters)
         return occupancy.classify(colours, self._codes, self.profile, most_stops=self.tileset.stops), colours
 
     def _colours_of(self, frame: np.ndarray, geom: Geometry, cells: np.ndarray, gains: np.ndarray) -> np.ndarray:
@@ -509,14 +534,13 @@ class BoardReader:
         side = int(np.ceil(np.sqrt(len(crops))))
         crops += [crops[-1]] * (side * side - len(crops))
         mosaic = np.vstack([np.hstack(crops[r * side : (r + 1) * side]) for r in range(side)])
-        features = occupancy.cell_features(colour.apply_gains(mosaic, gains), side, OCC_CELL_PX)
+        features = occupancy.cell_features(colour.apply_gains(mosaic, gains), side, OCC_CELL_PX, self.light_letters)
         return features.reshape(side * side, -1)[: len(cells)]
 
-    @staticmethod
-    def _occupancy_colours(frame: np.ndarray, geom: Geometry, gains: np.ndarray) -> np.ndarray:
+    def _occupancy_colours(self, frame: np.ndarray, geom: Geometry, gains: np.ndarray) -> np.ndarray:
         """(grid, grid, 4) the cells' features (:func:`occupancy.cell_features`) as :meth:`_occupancy` measures."""
         small = colour.apply_gains(geom.warp(frame, OCC_CELL_PX), gains)
-        return occupancy.cell_features(small, geom.grid, OCC_CELL_PX)
+        return occupancy.cell_features(small, geom.grid, OCC_CELL_PX, self.light_letters)
 
     def _orientation(self, frame: np.ndarray, seen: Geometry, occ: occupancy.Occupancy, gains: np.ndarray,
                      extracted: dict[Square, TileReading] | None = None) -> int:
@@ -589,7 +613,8 @@ class BoardReader:
         squares = [sq for sq, _ in known]
         matches = []
         for j in candidates:
-            read = self.read_tiles(frame, turned(seen, (current + j) % 4), squares, gains=gains, refit=False)
+            read = self.read_tiles(frame, turned(seen, (current + j) % 4), squares, gains=gains, refit=False,
+                                   tally=False)
             guesses = [read[sq].guess if sq in read else None for sq in squares]
             matches.append(sum(guess is not None and guess.letter == letter
                                for guess, (_, letter) in zip(guesses, known, strict=True)))
@@ -606,14 +631,15 @@ class BoardReader:
     def read_tiles(self, frame: np.ndarray, geom: Geometry, squares: Iterable[Square], *,
                    gains: np.ndarray | None = None, classify: bool = True,
                    extracted: dict[Square, TileReading] | None = None,
-                   refit: bool = True) -> dict[Square, TileReading]:
+                   refit: bool = True, tally: bool = True) -> dict[Square, TileReading]:
         """Read only these cells of ``frame`` (white-balanced by ``gains``; None: it already is); the glyphs of
         ``extracted`` (cut out of the same frame on the same grid) are taken as they are.
 
         A few cells are warped one by one (a line of them as one box), so a move costs only its own tiles;
         many cells (a full board) share one warp of the whole grid. A full board also measures where its
         letters lie on their cells (:meth:`_fit_tile_shift`); where that moved them by _PARALLAX_AGAIN or more,
-        they are cut again from crops that follow them (``refit``: whether it may).
+        they are cut again from crops that follow them (``refit``: whether it may). ``tally``: whether the letters read
+        count towards :attr:`light_letters` (not where the squares may be no tiles).
         """
         out = {}
         shapes: dict[Square, np.ndarray | None] = {}  # the print of tiles that may be arrow tiles
@@ -674,7 +700,14 @@ class BoardReader:
                                               guess[0] if guess is not None else None)
         if geom is self._last_geom:
             self._last_letters.update((sq, t.guess.letter) for sq, t in out.items() if t.guess is not None)
+        if tally:
+            self._tally_ink(out.values())
         return out
+
+    def _tally_ink(self, tiles: Iterable[TileReading]) -> None:
+        """Count which way the ink of these tiles' letters goes (see :attr:`light_letters`)."""
+        self._light_ink.extend(t.glyph.light_ink for t in tiles
+                               if t.guess is not None and t.guess.letter != ARROW and t.glyph.image is not None)
 
     @staticmethod
     def _fit_tile_shift(cut: list[tuple[Square, glyphs.Glyph]], grid: int) -> np.ndarray | None:
