@@ -69,9 +69,9 @@ def test_letters_on_tile_tops_seen_from_low_are_read_where_they_lie():
     assert read.sum() >= 95 and (got[read] == truth[read]).all() and (read == (truth != ".")).all()
 
 
-def test_the_older_board_with_dark_tiles_is_read_letter_for_letter_in_every_sharp_photo():
-    """board2014: an older board (white lines, a black frame line) on a glossy tablecloth, dark wooden tiles with
-    light letters, none of it like the boards the built-in profiles were measured on; read with the classic
+def test_the_older_board_with_wooden_tiles_is_read_letter_for_letter_in_every_sharp_photo():
+    """board2014: an older board (white lines on tan squares, a black frame line) on a glossy tablecloth, brown wooden
+    tiles, none of it like the boards the built-in profiles were measured on; read with the classic
     profile. Every photo whose letters can be read by eye (all but one blurred by the camera's motion) gives
     every tile and blank in its place, and at most two of its 9 or 21 letters unread ('?'), none read wrong."""
     truth = tomllib.loads(TRUTH.read_text(encoding="utf-8"))

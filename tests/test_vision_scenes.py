@@ -79,7 +79,7 @@ def test_the_grid_is_found_in_a_raw_synthetic_frame(seed, style):
 
 @pytest.mark.parametrize("seed", [3025, 3029])
 def test_an_older_board_with_dark_tiles_is_located_and_read_from_scratch(seed):
-    """The vintage style (white lines on tan squares, dark wooden tiles with light letters, like the board2014 photos),
+    """The vintage style (white lines on tan squares like the board2014 photos, dark wooden tiles with light letters),
     which the scene sets do not cycle through and no profile was measured on, read with the classic profile: scene
     3025 (50 tiles) and 3029 (44 tiles under a shadow band) have every tile found and every letter read. (Not so
     every scene: see the README on the vintage scenes.)"""

@@ -90,8 +90,8 @@ BOARD_STYLES = {
         premiums={"L2": (225, 195, 135), "L3": (165, 95, 35), "L4": (125, 45, 95), "W2": (150, 145, 235),
                   "W3": (60, 55, 215), "W4": (35, 25, 145), "M2": (85, 85, 85), "*": (60, 180, 230)},
         rim=(120, 70, 30), rim_cells=1.0, strip=(200, 200, 200), tile=(235, 240, 242), ink=(30, 30, 30)),
-    # An older board, not in STYLES (the scene sets stay as they were): tan squares, white lines, dark wooden tiles
-    # with light letters, like the jheidel board2014 photos. Drawn only when asked for by name.
+    # An older board, not in STYLES (the scene sets stay as they were): tan squares and white lines like the jheidel
+    # board2014 photos, dark wooden tiles with light letters like older wooden sets. Drawn only when asked for by name.
     "vintage": BoardStyle(
         "vintage", 15, "scrabble-15", plain=(95, 122, 145), line=(232, 236, 238), line_width=0.08,
         premiums={"L2": (215, 195, 140), "L3": (175, 125, 45), "W2": (185, 165, 235), "W3": (65, 55, 215),
