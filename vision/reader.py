@@ -273,7 +273,9 @@ class BoardReader:
         if self.turns is not None or turns:
             self.turns = turns
         reading = self._finish(frame, geom, occ, gains, cells, t0, read_for_orientation)
-        if self._letters_turned_light():
+        if self._ink_side_changed():
+            # Measured again on the other half of each cell; the letters are read again too, which reads them better
+            # than keeping the first reading's (vintage tuning scenes: 51 letters wrong against 120).
             occ, colours = self._occupancy(frame, geom, gains)
             reading = self._finish(frame, geom, occ, gains, cells, t0)
         if not reading.status & ReadingStatus.COVERED:
@@ -282,10 +284,10 @@ class BoardReader:
                                           self._code_grid)
         return reading
 
-    def _letters_turned_light(self) -> bool:
-        """Whether the letters cut lately say the opposite of :attr:`light_letters` (at least _INK_FROM of them, most
-        lighter than their tiles, or most darker); if so it is turned, and the last clear reading, whose colours were
-        measured the other way, is dropped."""
+    def _ink_side_changed(self) -> bool:
+        """Whether the letters read lately say the opposite of :attr:`light_letters` (at least _INK_FROM of them, most
+        lighter than their tiles, or most darker); if so the flag is switched, and the last clear reading, whose colours
+        were measured the other way, is dropped."""
         if len(self._light_ink) < _INK_FROM or (2 * sum(self._light_ink) > len(self._light_ink)) == self.light_letters:
             return False
         self.light_letters = not self.light_letters
@@ -315,7 +317,7 @@ class BoardReader:
         if self._orientation(frame, last.seen, occ, gains) != (self.turns or 0):
             return None  # the tiles say the board lies another way round: read it whole
         reading = self._finish(frame, last.geom, occ, gains, cells, t0)
-        if self._letters_turned_light():
+        if self._ink_side_changed():
             return None  # the cells' colours are measured otherwise from now on: read it whole
         if not reading.status & ReadingStatus.COVERED:
             # Unchanged cells keep the picture they had: a board creeping away in small steps still adds up.
