@@ -134,3 +134,27 @@ def test_calibrate_reports_a_layout_it_does_not_know_and_drafts_it(tmp_path, cap
     text = capsys.readouterr().out
     assert "none of the known 15x15 layouts" in text
     assert 'grid = """' in draft.read_text(encoding="utf-8")
+
+
+def test_a_square_only_the_light_shifted_is_empty_in_the_rows_and_one_under_a_hand_is_not():
+    """reading_rows (``read --json``): a hidden cell is '?', unless the board is not covered and its colour is nearest
+    an empty square's. Vintage scene 3023, an empty board: its centre square's black star carries a letter's ink and
+    fits no state, and the board is not covered; its rows are all empty (the centre was '?'). Scene 3060: a hand
+    covers the corner, the board is covered, and its hidden cells stay '?' whatever they look nearest."""
+    from engine.rules import Rules
+    from vision.locate import reading_rows
+    from vision.profile import load_profile
+    from vision.reader import BoardReader, ReadingStatus
+    from vision.synthetic import render_scene
+
+    def read(seed):
+        reader = BoardReader(load_profile("classic-scrabble"), Rules.scrabble("en").tileset)
+        return reader.read(render_scene(seed, style="vintage").image)
+
+    empty = read(3023)
+    assert empty.hidden and not empty.status & ReadingStatus.COVERED
+    assert reading_rows(empty) == ["." * 15] * 15
+    covered = read(3060)
+    assert covered.status & ReadingStatus.COVERED
+    rows = reading_rows(covered)
+    assert all(rows[sq.row][sq.col] == "?" for sq in covered.hidden)

@@ -690,15 +690,22 @@ class Locator:
 
 def reading_rows(reading) -> list[str]:
     """A reading as n strings of n characters: '.' empty, a letter, '?' a blank, a tile not read or a
-    hidden square, '#' a stop tile. Row 1 runs from corners[0] to corners[1]."""
+    hidden square (not one whose colour is nearest an empty square's on a board not covered), '#' a stop tile. Row 1
+    runs from corners[0] to corners[1]."""
     from engine.squares import Square
     from vision.occupancy import CellState
+    from vision.reader import ReadingStatus
 
     if reading.occupancy is None:
         return []
     state = reading.occupancy.state
     n = state.shape[0]
-    hidden = {(sq.row, sq.col) for sq in reading.hidden}
+    # A hidden cell is a square nothing could be said of; but where the board is not covered and the cell's colour is
+    # nearest an empty square's, it is a square the light shifted (a lit half clipped, a print darker than its class's),
+    # and so an empty square.
+    not_covered = not reading.status & ReadingStatus.COVERED
+    hidden = {(sq.row, sq.col) for sq in reading.hidden
+              if not (not_covered and state[sq.row, sq.col] == CellState.EMPTY)}
     rows = []
     for r in range(n):
         out = []
