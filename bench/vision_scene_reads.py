@@ -7,7 +7,7 @@ Prints per style how many frames were reported covered, of those with a hand in 
 and on the frames not covered the cells wrong on tile or empty and the cells wrong on the letter (either way round:
 a quarter turn of the whole reading is allowed, the layouts are symmetric).
 
-Usage: .venv/bin/python bench/vision_scene_reads.py [--first 1000] [--count 300] [--style vintage]
+Usage: .venv/bin/python bench/vision_scene_reads.py [--first 1000] [--count 300] [--style vintage] [--profile P]
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--first", type=int, default=1000)
     ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--profile", help="this board profile (name or .toml, e.g. one `ordvakt calibrate` wrote) for "
+                    "every style instead of the style's built-in one")
     ap.add_argument("--style", choices=sorted(BOARD_STYLES), help="every scene of this board style (vintage: an "
                     "older board with dark tiles, read with the classic profile; not among the styles cycled through)")
     args = ap.parse_args()
@@ -48,7 +50,7 @@ def main() -> int:
     for style in styles:
         board = BOARD_STYLES[style]
         rules = Rules.scrabble("en") if board.grid == 15 else Rules.scrabble("en", layout=board.layout)
-        readers[style] = (load_profile(PROFILES[style]), rules.tileset)
+        readers[style] = (load_profile(args.profile or PROFILES[style]), rules.tileset)
     frames: Counter[tuple[str, str]] = Counter()
     covered: Counter[tuple[str, str]] = Counter()
     cells_wrong: Counter[str] = Counter()
