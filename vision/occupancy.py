@@ -65,7 +65,8 @@ def cell_colours(warped_lab: np.ndarray, grid: int, cell_px: int, margin_px: int
     lum = np.ascontiguousarray(cells[..., 0])
     middle = np.sort(lum, axis=2, kind="stable")
     twice_median = middle[..., (k - 1) // 2, None].astype(np.int16) + middle[..., k // 2, None]
-    bright = (2 * lum.astype(np.int16) <= twice_median) if light_ink else (2 * lum.astype(np.int16) >= twice_median)
+    twice = 2 * lum.astype(np.int16)
+    bright = (twice <= twice_median) if light_ink else (twice >= twice_median)  # the half without the ink
     # The bright pixels' sum as one batched product (exact: sums of bytes stay far below 2**24).
     sums = (bright.astype(np.float32)[:, :, None, :] @ cells.astype(np.float32))[:, :, 0]
     return sums / np.maximum(bright.sum(axis=2), 1)[..., None]
