@@ -28,6 +28,8 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+import numpy as np  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -145,21 +147,28 @@ def main() -> int:
     return 0
 
 
-def _room_frames() -> list[tuple[str, list]]:
-    """2 MP frames where the board is one object in the room: synthetic scenes (seeds 1000-1029) and the
-    jheidel phone photos (1632x1224), when present."""
+#: The built-in profile each synthetic style is read with (as bench/vision_scene_reads.py reads them).
+SCENE_PROFILES = {"classic": "classic-scrabble", "tournament": "scrabscrap", "alfapet": "alfapet-17"}
+
+
+def _room_frames() -> list[tuple[str, list[tuple[np.ndarray, str]]]]:
+    """2 MP frames where the board is one object in the room, each with the profile it is read with: synthetic
+    scenes (seeds 1000-1029, their style's built-in profile) and the jheidel phone photos (1632x1224, the classic
+    board's), when present."""
     from vision.synthetic import STYLES, render_scene
 
-    out = [("synthetic scenes", [render_scene(s, style=STYLES[s % 3]).image for s in range(1000, 1030)])]
+    out = [("synthetic scenes", [(render_scene(s, style=STYLES[s % 3]).image, SCENE_PROFILES[STYLES[s % 3]])
+                                 for s in range(1000, 1030)])]
     jheidel = DATA.parent / "jheidel" / "game2015"
     if jheidel.is_dir():
-        out.append(("jheidel photos", [load_frame(p) for p in sorted(jheidel.glob("*.jpg"))]))
+        out.append(("jheidel photos", [(load_frame(p), "classic-scrabble") for p in sorted(jheidel.glob("*.jpg"))]))
     return out
 
 
-def _from_scratch(frames: list, repeat: int = 1) -> tuple[list[float], list[float], dict[str, list[float]]]:
+def _from_scratch(frames: list[tuple[np.ndarray, str]], repeat: int = 1,
+                  ) -> tuple[list[float], list[float], dict[str, list[float]]]:
     """Per frame: the grid located with nothing cached (vision.locate.locate_structure), a whole read (a new
-    reader each time: locate, occupancy, every tile; the fastest of ``repeat``) with the classic board profile,
+    reader each time: locate, occupancy, every tile; the fastest of ``repeat``) with the frame's board profile,
     and that read's parts:
     white balance, locate (the locator), occupancy (warp, cell features, classification; twice when the letters
     turn the board), orientation (the letters of up to _ORIENT_TILES tiles in four turns) and tiles (the letters
@@ -186,7 +195,8 @@ def _from_scratch(frames: list, repeat: int = 1) -> tuple[list[float], list[floa
         return timed_call
 
     originals = {part: getattr(owner, name) for part, (owner, name) in timed.items()}
-    for frame in frames:
+    for frame, profile_name in frames:
+        profile = load_profile(profile_name)
         t0 = time.process_time()
         try:
             locate_structure(frame)
@@ -195,7 +205,7 @@ def _from_scratch(frames: list, repeat: int = 1) -> tuple[list[float], list[floa
         locate_ms.append((time.process_time() - t0) * 1000)
         runs = []
         for _ in range(max(1, repeat)):
-            reader = BoardReader(load_profile("classic-scrabble"), rules.tileset)
+            reader = BoardReader(profile, rules.tileset)
             t0 = time.process_time()
             reader.read(frame)
             runs.append((time.process_time() - t0) * 1000)
@@ -205,7 +215,7 @@ def _from_scratch(frames: list, repeat: int = 1) -> tuple[list[float], list[floa
         for part, (owner, name) in timed.items():
             setattr(owner, name, timer(part, originals[part]))
         try:
-            BoardReader(load_profile("classic-scrabble"), rules.tileset).read(frame)
+            BoardReader(profile, rules.tileset).read(frame)
         finally:
             for part, (owner, name) in timed.items():
                 setattr(owner, name, originals[part])
