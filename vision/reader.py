@@ -438,20 +438,13 @@ class BoardReader:
             hidden_mask |= stops
         if (occ.margin < 0.1).any():
             status |= ReadingStatus.UNCERTAIN_CELL
-        washed = occ.washed if occ.washed is not None else np.zeros_like(hidden_mask)
-        if washed.any():
-            # The core of a reflection shows no colour: its cells keep what the last clear reading saw, unless a
-            # letter shows there now (read below). They stay hidden, but they are no cover.
-            occ = self._washed_as_before(occ, washed)
-            hidden_mask |= washed
-            status |= ReadingStatus.UNCERTAIN_CELL
         state, tile = occ.state.tolist(), int(occupancy.CellState.TILE)
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
                   if state[sq.row][sq.col] == tile]
         # A hidden cell that looks like a tile is read too (also when its letter was not asked for), so that its
         # letter can speak for it.
         asked = set(wanted)
-        hidden_tiles = (Square(int(r), int(c)) for r, c in np.argwhere(hidden_mask & ((occ.state == tile) | washed)))
+        hidden_tiles = (Square(int(r), int(c)) for r, c in np.argwhere(hidden_mask & (occ.state == tile)))
         suspects = [sq for sq in hidden_tiles if sq not in asked]
         read = self.read_tiles(frame, geom, wanted + suspects, gains=gains, extracted=extracted, tally=False) \
             if wanted or suspects else {}
@@ -465,14 +458,10 @@ class BoardReader:
         for sq, reading in read.items():
             if hidden_mask[sq.row, sq.col] and _letter_shows(reading):
                 hidden_mask[sq.row, sq.col] = False
-                if washed[sq.row, sq.col] and sq not in tiles:
-                    occ = _with_state(occ, sq, occupancy.CellState.TILE)
-                    tiles[sq] = reading
         hidden = tuple(Square(int(r), int(c)) for r, c in zip(*np.nonzero(hidden_mask), strict=True))
         # A hand or an arm hides whatever lies under it, plain squares and tiles too; hidden cells that are all
         # empty premium squares are coloured squares the light shifted (a lit half clipped, a shadow's edge).
-        cover = hidden_mask & ~washed
-        if _is_covered(cover) and not self._premium_squares_alone(cover, occ):
+        if _is_covered(hidden_mask) and not self._premium_squares_alone(hidden_mask, occ):
             status |= ReadingStatus.COVERED
         if any(t.guess is not None and t.guess.confidence < UNSURE_MARGIN for t in tiles.values()):
             status |= ReadingStatus.LOW_CONFIDENCE
@@ -483,15 +472,6 @@ class BoardReader:
             self._last_letters.update((sq, t.guess.letter) for sq, t in tiles.items() if t.guess is not None)
             self._last_geom, self._last_relocations = geom, self.locator.relocations
         return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0, gains)
-
-    def _washed_as_before(self, occ: occupancy.Occupancy, washed: np.ndarray) -> occupancy.Occupancy:
-        """The occupancy with the ``washed`` cells (:attr:`occupancy.Occupancy.washed`) as the last clear reading of
-        this board saw them (empty when there was none)."""
-        before = self._last_tiles if self._last_tiles is not None and self._last_tiles.shape == washed.shape \
-            else np.zeros_like(washed)
-        state = occ.state.copy()
-        state[washed] = np.where(before[washed], occupancy.CellState.TILE, occupancy.CellState.EMPTY)
-        return replace(occ, state=state)
 
     def _premium_squares_alone(self, hidden: np.ndarray, occ: occupancy.Occupancy) -> bool:
         """Whether every hidden cell is an empty premium square (no plain square, no tile)."""
@@ -977,13 +957,6 @@ def turned(geom: Geometry, turns: int) -> Geometry:
 
 def _letter_shows(tile: TileReading | None) -> bool:
     return tile is not None and tile.guess is not None and tile.guess.confidence >= HIDDEN_LETTER_MARGIN
-
-
-def _with_state(occ: occupancy.Occupancy, square: Square, state: occupancy.CellState) -> occupancy.Occupancy:
-    """The occupancy with one cell's state changed."""
-    states = occ.state.copy()
-    states[square.row, square.col] = state
-    return replace(occ, state=states)
 
 
 def _is_covered(hidden: np.ndarray) -> bool:
