@@ -147,17 +147,15 @@ def main() -> int:
     return 0
 
 
-#: The built-in profile each synthetic style is read with (as bench/vision_scene_reads.py reads them).
-SCENE_PROFILES = {"classic": "classic-scrabble", "tournament": "scrabscrap", "alfapet": "alfapet-17"}
 
 
 def _room_frames() -> list[tuple[str, list[tuple[np.ndarray, str]]]]:
     """2 MP frames where the board is one object in the room, each with the profile it is read with: synthetic
     scenes (seeds 1000-1029, their style's built-in profile) and the jheidel phone photos (1632x1224, the classic
     board's), when present."""
-    from vision.synthetic import STYLES, render_scene
+    from vision.synthetic import STYLE_PROFILES, STYLES, render_scene
 
-    out = [("synthetic scenes", [(render_scene(s, style=STYLES[s % 3]).image, SCENE_PROFILES[STYLES[s % 3]])
+    out = [("synthetic scenes", [(render_scene(s, style=STYLES[s % 3]).image, STYLE_PROFILES[STYLES[s % 3]])
                                  for s in range(1000, 1030)])]
     jheidel = DATA.parent / "jheidel" / "game2015"
     if jheidel.is_dir():

@@ -45,13 +45,10 @@ from vision.occupancy import CellState  # noqa: E402
 from vision.profile import load_profile  # noqa: E402
 from vision.reader import ANOMALY_LIMIT, BoardReader, load_frame  # noqa: E402
 from vision.replay import read_photos  # noqa: E402
-from vision.synthetic import BOARD_STYLES, STYLES, corner_error, synthetic_game  # noqa: E402
+from vision.synthetic import BOARD_STYLES, STYLE_PROFILES, STYLES, corner_error, synthetic_game  # noqa: E402
 
 TRUTH = ROOT / "tests" / "data" / "jheidel" / "truth.toml"
 JHEIDEL = ROOT.parent / "shared" / "data" / "photos" / "jheidel"
-#: The built-in profile a player of each synthetic style would start from (no calibration photo).
-PROFILES = {"classic": "classic-scrabble", "tournament": "scrabscrap", "alfapet": "alfapet-17",
-            "vintage": "classic-scrabble"}
 
 
 def truth_delta(before: tuple[str, ...], after: tuple[str, ...]) -> tuple[set, set]:
@@ -113,7 +110,7 @@ def run_game(seed: int, style: str, moves: int | None, words, verbose: bool) -> 
     game = synthetic_game(seed, style=style, moves=moves)
     grid = BOARD_STYLES[style].grid
     rules = game.rules if grid == 15 else Rules.scrabble("en", layout=BOARD_STYLES[style].layout)
-    reader = BoardReader(load_profile(PROFILES[style]), rules.tileset)  # type: ignore[attr-defined]
+    reader = BoardReader(load_profile(STYLE_PROFILES[style]), rules.tileset)  # type: ignore[attr-defined]
     with tempfile.TemporaryDirectory() as tmp:
         for i, frame in enumerate(game.frames, start=1):
             cv2.imwrite(str(Path(tmp) / f"image-{i}.png"), frame.image)

@@ -30,10 +30,7 @@ from engine.rules import Rules  # noqa: E402
 from vision.locate import reading_rows  # noqa: E402
 from vision.profile import load_profile  # noqa: E402
 from vision.reader import BoardReader, ReadingStatus  # noqa: E402
-from vision.synthetic import BOARD_STYLES, STYLES, render_scene  # noqa: E402
-
-PROFILES = {"classic": "classic-scrabble", "tournament": "scrabscrap", "alfapet": "alfapet-17",
-            "vintage": "classic-scrabble"}
+from vision.synthetic import BOARD_STYLES, STYLE_PROFILES, STYLES, render_scene  # noqa: E402
 
 
 def main() -> int:
@@ -50,7 +47,7 @@ def main() -> int:
     for style in styles:
         board = BOARD_STYLES[style]
         rules = Rules.scrabble("en") if board.grid == 15 else Rules.scrabble("en", layout=board.layout)
-        readers[style] = (load_profile(args.profile or PROFILES[style]), rules.tileset)
+        readers[style] = (load_profile(args.profile or STYLE_PROFILES[style]), rules.tileset)
     frames: Counter[tuple[str, str]] = Counter()
     covered: Counter[tuple[str, str]] = Counter()
     cells_wrong: Counter[str] = Counter()

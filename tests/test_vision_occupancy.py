@@ -20,12 +20,11 @@ from vision.locate import Geometry
 from vision.profile import load_profile
 from vision.reader import ANOMALY_LIMIT, OCC_CELL_PX, BoardReader, ReadingStatus, _is_covered, load_frame
 from vision.replay import read_photos
-from vision.synthetic import BOARD_STYLES, premium_codes, render_scene, synthetic_game
+from vision.synthetic import BOARD_STYLES, STYLE_PROFILES, premium_codes, render_scene, synthetic_game
 
 TRUTH = Path(__file__).parent / "data" / "jheidel" / "truth.toml"
 JHEIDEL = Path(__file__).resolve().parents[2] / "shared" / "data" / "photos" / "jheidel"
 GCG = Path(__file__).resolve().parents[2] / "shared" / "data" / "gcg" / "woogles"
-PROFILES = {"classic": "classic-scrabble", "tournament": "scrabscrap", "alfapet": "alfapet-17"}
 #: Cells of the jheidel final board read wrong, in the truth's coordinates, and why (looked at in crops):
 #: (7, 12) the J tile is a darker, redder tile than the others: its colour fits nothing, so it is reported
 #: hidden; (11, 8) the T of FAT lies a third of a cell off its square in the warp, its letter outside the
@@ -61,7 +60,7 @@ def tile_cells_wrong(scene, reading) -> int:
     (7, "tournament", "warm", True), (8, "alfapet", "neutral", False), (10, "alfapet", "tungsten", True)])
 def test_every_cell_is_told_tile_or_empty(seed, style, light, shadow):
     scene = render_scene(seed, style=style, light=light, shadow=shadow, hand=False)
-    occ = occupancy_at_truth(scene, PROFILES[style])
+    occ = occupancy_at_truth(scene, STYLE_PROFILES[style])
     truth = tiles_of(scene.truth.rows)
     assert truth.sum() >= 5
     wrong = np.argwhere((occ.state == occupancy.CellState.TILE) != truth).tolist()
@@ -73,7 +72,7 @@ def test_every_cell_is_told_tile_or_empty(seed, style, light, shadow):
 def test_an_empty_board_shows_no_tile_though_its_premiums_carry_print(style):
     grid = BOARD_STYLES[style].grid
     scene = render_scene(31, style=style, rows=["." * grid] * grid, hand=False)
-    occ = occupancy_at_truth(scene, PROFILES[style])
+    occ = occupancy_at_truth(scene, STYLE_PROFILES[style])
     assert not (occ.state != occupancy.CellState.EMPTY).any(), np.argwhere(occ.state).tolist()
 
 

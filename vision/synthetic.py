@@ -49,6 +49,10 @@ from engine.tiles import ARROW
 from vision.glyphs import draw_arrow
 
 STYLES = ("classic", "tournament", "alfapet")
+#: The built-in profile (vision/data/profiles) a player of each board style would start from, with no calibration
+#: photo; the vintage board has none of its own and starts from the classic one.
+STYLE_PROFILES = {"classic": "classic-scrabble", "tournament": "scrabscrap", "alfapet": "alfapet-17",
+                  "vintage": "classic-scrabble"}
 BACKGROUNDS = ("wood", "cloth", "carpet")
 FRAME_SIZE = (1600, 1200)  # width, height: 1.92 MP
 #: Canonical drawing resolution, pixels per cell, before the board is warped into the frame.
