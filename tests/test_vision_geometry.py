@@ -43,7 +43,13 @@ def cell_size(corners: np.ndarray) -> float:
 PHOTOS = {"game01": (4, 27), "game02": (9, 25), "game03": (12, 30), "game04": (7, 22)}
 
 
-@pytest.mark.parametrize("variant", ["original", *variants.VARIANTS])
+#: A reflection's clipped core shows nothing: its cells keep what a clear reading saw before, which is not this
+#: photo's board when the photos between (the moves played under it) were not read. tests/test_vision_glare.py
+#: replays those games photo by photo instead.
+REFLECTIONS = ("glare", "glare-strong")
+
+
+@pytest.mark.parametrize("variant", ["original", *(v for v in variants.VARIANTS if v not in REFLECTIONS)])
 def test_every_variant_locates_the_board_and_gets_every_cell_right(variant):
     assert_every_cell_right(variant, PHOTOS)
 

@@ -216,7 +216,8 @@ def _changes(reading: BoardReading, board: Board, rules: Rules, new_squares: lis
         from vision import colour
 
         gains = reading.gains if reading.gains is not None else colour.white_gains(frame)
-        tiles.update(reader.read_tiles(frame, reading.geometry, missing, gains=gains))
+        veil = reading.occupancy.veil if reading.occupancy is not None else None
+        tiles.update(reader.read_tiles(frame, reading.geometry, missing, gains=gains, veil=veil))
     new = [tiles[sq] for sq in new_squares]
     blank_like = [t.square for t in new if t.guess is None]
     blanks_left = rules.tileset.blanks - blanks_on_board

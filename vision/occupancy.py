@@ -42,6 +42,11 @@ class Occupancy:
     anomaly: np.ndarray  # (n, n) float
     #: How much closer the chosen state is than the best other one (0 = undecided).
     margin: np.ndarray  # (n, n) float
+    #: Cells in the core of a reflection (see :func:`_washed_out`): their colour says nothing, their state is a guess.
+    washed: np.ndarray | None = None  # (n, n) bool
+    #: How far each cell is washed out towards white by a reflection (0..1, see :func:`_veil_field`), divided out of
+    #: its colour; None when no veil was. Its letter's ink is as faint: :func:`unveil_pixels` gives it back.
+    veil: np.ndarray | None = None  # (n, n) float
 
     def tiles(self) -> np.ndarray:
         return self.state == CellState.TILE
@@ -220,7 +225,7 @@ def _quadratic_basis(n: int) -> np.ndarray:
 
 
 def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: BoardProfile, *,
-             most_stops: int | None = None) -> Occupancy:
+             most_stops: int | None = None, most_blanks: int | None = None) -> Occupancy:
     """Classify each cell against the frame-adapted centres of its allowed classes.
 
     ``colours``: (n, n, 3) cell colours, or (n, n, 4) with each cell's ink (:func:`cell_features`).
@@ -235,9 +240,12 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     squares in a shadow, or dark squares (minus squares darker than the profile's) that took the stop colour
     before their own class could learn its look: the board is then classified without stop tiles, and only the
     set's count of the cells that then fit nothing, those most like a stop tile first, are stop tiles.
+
+    ``most_blanks``: the blanks the set has. A reflection (:func:`_veil_field`) washes squares out towards the tiles'
+    colour; more tiles without a letter than that are looked for under one too.
     """
     if most_stops is not None and profile.stop is not None:
-        first = classify(colours, premium_codes, profile)
+        first = classify(colours, premium_codes, profile, most_blanks=most_blanks)
         stops = first.state == CellState.STOP
         if int(stops.sum()) <= most_stops:
             return first
@@ -251,16 +259,93 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     # The second pass divides out the light, not the ink: what the ink decides is worked out once for both.
     by_ink: dict = {}
     first, centres, options = _classify(colours, premium_codes, profile, by_ink)
-    if float(first.anomaly.max()) < _SHADOW_HINT:
-        return first  # every cell matches a class: nothing to divide out (the common case, kept cheap)
-    light = _light_field(colours[..., :3], centres, options, by_ink.get("seeds"))
-    if float(np.abs(light - 1.0).max()) < _LIGHT_TOLERANCE:
-        return first
-    relit = np.concatenate([_relight(colours[..., :3], light), colours[..., 3:]], axis=2)
-    second = _classify(relit, premium_codes, profile, by_ink)[0]
-    # A light field that leaves more of the board unexplained than none did was no shadow.
-    hidden = [int((occ.anomaly > _SHADOW_HINT).sum()) for occ in (first, second)]
-    return second if hidden[1] <= hidden[0] else first
+    seeds = by_ink.get("seeds")
+    seeds = seeds.reshape(first.state.shape) if seeds is not None else np.zeros(first.state.shape, bool)
+
+    def unaccounted(occ: Occupancy, among: np.ndarray | None = None) -> int:
+        """Cells that fit no class, and tiles without a letter in patches (washed-out squares) beyond the set's
+        blanks."""
+        extra = 0 if most_blanks is None else max(0, _count(_letterless_patches(occ, seeds), among) - most_blanks)
+        return _count(occ.anomaly > _SHADOW_HINT, among) + extra
+
+    passes = [(first, centres, colours)]
+    if float(first.anomaly.max()) >= _SHADOW_HINT:
+        light = _light_field(colours[..., :3], centres, options, by_ink.get("seeds"))
+        if float(np.abs(light - 1.0).max()) >= _LIGHT_TOLERANCE:
+            relit = np.concatenate([_relight(colours[..., :3], light), colours[..., 3:]], axis=2)
+            second, second_centres, _ = _classify(relit, premium_codes, profile, by_ink)
+            # A light field that leaves more of the board unexplained than none did was no shadow.
+            if _hidden(second) <= _hidden(first):
+                passes.append((second, second_centres, relit))
+    best = passes[-1][0]
+    if unaccounted(best) < _REFLECTION_CELLS:
+        return best  # every cell (or all but a stray one) matches a class: the common case, kept cheap
+    # A lamp's reflection on a glossy board washes the cells under it out towards white: no light factor gives a
+    # washed-out green square back its colour (a light field lightens some of it, as brighter light). The veil each
+    # cell shows over its class's colour is divided out, of the colours as they are and as relit; the pass that
+    # explains at least half of the cells unexplained before (a hand it does not explain; a veil can only make up
+    # for a few of its cells) stands.
+    for _, pass_centres, pass_colours in passes:
+        veil = _veil_field(pass_colours[..., :3], pass_centres, options, by_ink.get("seeds"))
+        if float(veil.max()) < VEIL_TOLERANCE:
+            continue
+        unveiled = np.concatenate([_unveil(pass_colours[..., :3], veil), pass_colours[..., 3:]], axis=2)
+        third = _classify(unveiled, premium_codes, profile, by_ink)[0]
+        # The core of a strong reflection is clipped: no veil gives its colours back (see _washed_out).
+        washed = _washed_out(veil)
+        if unaccounted(third, ~washed) <= unaccounted(best) // 2:
+            best = replace(third, washed=washed if washed.any() else None, veil=veil)
+    return best
+
+
+#: A reflection hides at least this many cells (a lamp lights a patch of several; one or two hidden cells are a
+#: stray square the light shifted, and the veil is not fitted for them).
+_REFLECTION_CELLS = 3
+
+
+def _hidden(occ: Occupancy) -> int:
+    """How many cells fit no class (a hand, or light the pass did not explain)."""
+    return int((occ.anomaly > _SHADOW_HINT).sum())
+
+
+#: Tiles without a letter side by side (4-connected) in a patch this large are squares a reflection washed out.
+_LETTERLESS_PATCH = 3
+
+
+def _letterless_patches(occ: Occupancy, seeds: np.ndarray) -> np.ndarray:
+    """(n, n) the tiles without a letter (no ink seed) in patches of _LETTERLESS_PATCH side by side: a reflection
+    washes a patch of squares out to the tiles' colour, while the seeds miss a faint letter here and there."""
+    letterless = ((occ.state == CellState.TILE) & ~seeds).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(letterless, connectivity=4)
+    large = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= _LETTERLESS_PATCH)
+    return np.isin(labels, large[large > 0])
+
+
+def _count(mask: np.ndarray, among: np.ndarray | None) -> int:
+    return int((mask if among is None else mask & among).sum())
+
+
+#: A cell under a veil this thick is the core of a reflection when the cells around the core show the veil too.
+_WASHED = 0.5
+#: ... on average at least this much (a reflection fades out over a cell or two; a white sleeve ends at its edge).
+_WASHED_RING = 0.1
+#: A veil this thick clips (8-bit colours): a letter under it no longer shows once it is divided out.
+CLIPPED = 0.8
+#: A core larger than this share of the board is no reflection.
+_MOST_WASHED = 0.1
+
+
+def _washed_out(veil: np.ndarray) -> np.ndarray:
+    """(n, n) the cells in the core of a reflection: under a veil of _WASHED or more, in a core of at most
+    _MOST_WASHED of the board whose ring of neighbouring cells shows _WASHED_RING of veil on average. There a clipped
+    colour cannot be unveiled, so the cells' states are guesses, while a white sleeve ends at its edge."""
+    core = veil >= _WASHED
+    if not core.any() or core.sum() > _MOST_WASHED * core.size:
+        return np.zeros_like(core)
+    ring = cv2.dilate(core.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & ~core
+    if ring.any() and float(veil[ring].mean()) < _WASHED_RING:
+        return np.zeros_like(core)
+    return core
 
 
 #: A first pass with no cell this many class spreads from its class (none the reader would call hidden,
@@ -302,6 +387,81 @@ def _light_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray,
     # own factor: a shadow's edge can cross a cell. Anything else (a hand) gets its neighbours' light.
     explained = fit <= 3.0 * float(_median(fit)) + 1.0
     return np.where(explained, factor, smooth)
+
+
+#: A veil (see :func:`_veil_field`) this thick somewhere is worth dividing out; the veils tried (up to the thickest
+#: believed).
+VEIL_TOLERANCE = 0.08
+_VEILS = np.linspace(0.0, 0.9, 19, dtype=np.float32)
+
+
+#: OpenCV's 8-bit Lab (lightness 0..255, a and b offset by 128) to its float Lab (lightness 0..100): times, minus.
+_LAB8_SCALE, _LAB8_OFFSET = np.array([100 / 255, 1, 1], np.float32), np.array([0, 128, 128], np.float32)
+
+
+def _lab8_to_bgr(lab: np.ndarray) -> np.ndarray:
+    """OpenCV 8-bit Lab values (any shape (..., 3), float) as BGR in 0..1."""
+    flat = np.asarray(lab, np.float32).reshape(1, -1, 3) * _LAB8_SCALE - _LAB8_OFFSET
+    return cv2.cvtColor(flat, cv2.COLOR_Lab2BGR).reshape(np.shape(lab))
+
+
+def _bgr_to_lab8(bgr: np.ndarray) -> np.ndarray:
+    """BGR in 0..1 (any shape (..., 3)) as OpenCV 8-bit Lab values (float)."""
+    lab = cv2.cvtColor(np.clip(np.asarray(bgr, np.float32), 0, 1).reshape(1, -1, 3), cv2.COLOR_BGR2Lab)
+    return ((lab + _LAB8_OFFSET) / _LAB8_SCALE).reshape(np.shape(bgr))
+
+
+def _veil_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray,
+                letters: np.ndarray | None = None) -> np.ndarray:
+    """(n, n) how far each cell is washed out towards white (0: not at all, 1: white) over its class's colour: the
+    blend (in the camera's colours) of the option that fits it best with white, smoothed as :func:`_light_field`
+    smooths the light. ``letters``: the cells that show a letter (the ink seeds)."""
+    n = colours.shape[0]
+    flat = colours.reshape(-1, 3).astype(np.float32)
+    cells = np.arange(len(flat))
+    # Each class colour washed out by every veil tried, in Lab: (veils, classes, 3).
+    bgr = _lab8_to_bgr(centres)
+    washed = _bgr_to_lab8(bgr[None] * (1 - _VEILS[:, None, None]) + _VEILS[:, None, None])
+    distances = np.sqrt((((flat[None, None] - washed[:, options]) * _WEIGHTS) ** 2).sum(axis=3))  # (veils, opts, N)
+    level = distances.argmin(axis=0)
+    veils = _VEILS[level]
+    residual = np.take_along_axis(distances, level[None], axis=0)[0]
+    # Compared as light factors: a veil of v lets through 1 - v of the class's own colour.
+    best = _likeliest_options(1.0 - veils, residual, letters)
+    veil = veils[best, cells].reshape(n, n).astype(np.float32)
+    fit = residual[best, cells].reshape(n, n)
+    padded = np.pad(veil, 1, mode="edge")
+    smooth = _median(np.stack([padded[r : r + n, c : c + n] for r in range(3) for c in range(3)]), axis=0)
+    # A reflection is a smooth blob over many cells: a cell it does not explain (a hand) takes its neighbours' veil.
+    explained = fit <= 3.0 * float(_median(fit)) + 1.0
+    # A tile's veil is hard to tell from its own colour (a cream tile washed out looks like a lighter tile, and tiles
+    # vary), a printed square's is not: tiles take the veil of the squares around them.
+    squares = (explained & (best == 0).reshape(n, n)).astype(np.float32)
+    weight = cv2.GaussianBlur(squares, (5, 5), 1.0, borderType=cv2.BORDER_REPLICATE)
+    around = cv2.GaussianBlur(veil * squares, (5, 5), 1.0, borderType=cv2.BORDER_REPLICATE) / np.maximum(weight, 1e-6)
+    around = np.where(weight >= _VEIL_SUPPORT, around, smooth)
+    return np.where(squares > 0, veil, around).astype(np.float32)
+
+
+#: Printed squares around a cell (Gaussian weight, 1.0 for a cell whose neighbours are all squares) needed to take
+#: their veil; with fewer, a cell takes the median veil of its 3x3 neighbourhood.
+_VEIL_SUPPORT = 0.05
+
+
+def unveil_pixels(pixels: np.ndarray, veil: float) -> np.ndarray:
+    """8-bit pixels (grey or BGR) of a cell under ``veil`` as they would be without it (uint8).
+
+    >>> unveil_pixels(np.array([[128, 255]], np.uint8), 0.5).tolist()
+    [[1, 255]]
+    """
+    out = (pixels.astype(np.float32) - 255.0 * veil) / (1.0 - veil)
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def _unveil(colours: np.ndarray, veil: np.ndarray) -> np.ndarray:
+    """The colours with the veil of :func:`_veil_field` divided out (in the camera's colours)."""
+    v = veil[..., None]
+    return _bgr_to_lab8((_lab8_to_bgr(colours) - v) / (1.0 - v))
 
 
 def _likeliest_options(factors: np.ndarray, residual: np.ndarray, letters: np.ndarray | None) -> np.ndarray:

@@ -216,6 +216,8 @@ class BoardReader:
         self.turns: int | None = None
         self._turns_located = -1  # the locator's relocation count when ``turns`` was last decided
         self._last_tiles: np.ndarray | None = None  # the tile mask of the last reading, board coordinates
+        #: The cells whose state a clear reading has seen (not in a reflection's clipped core), board coordinates.
+        self._seen: np.ndarray | None = None
         #: The letters read on the last reading's grid (board coordinates; by the reading or later, as a diff
         #: reads a move's tiles), and the locator's relocation count at that reading: after a relocation the
         #: letters tell apart turns that the tiles' squares cannot.
@@ -300,6 +302,8 @@ class BoardReader:
         last = self._last_clear
         if last is None or self.locator.geometry is not last.seen:
             return None  # nothing read yet, or the board was located again since (by the gate, say)
+        if last.occ.veil is not None:
+            return None  # a reflection's veil is fitted over the whole board, not cell by cell
         picture = stability.block_samples(frame, last.geom)
         # The camera's exposure and white balance drift between photos: compare in the last reading's light.
         ratio = stability.colour_ratio(last.picture, picture)
@@ -314,7 +318,8 @@ class BoardReader:
             colours[changed] = self._colours_of(frame, last.geom, np.argwhere(changed), gains)
         occ = self._classify_changed(last, colours, changed)
         if occ is None:
-            occ = occupancy.classify(colours, self._codes, self.profile, most_stops=self.tileset.stops)
+            occ = occupancy.classify(colours, self._codes, self.profile, most_stops=self.tileset.stops,
+                                     most_blanks=self.tileset.blanks)
         if self._orientation(frame, last.seen, occ, gains) != (self.turns or 0):
             return None  # the tiles say the board lies another way round: read it whole
         reading = self._finish(frame, last.geom, occ, gains, cells, t0)
@@ -438,16 +443,25 @@ class BoardReader:
             hidden_mask |= stops
         if (occ.margin < 0.1).any():
             status |= ReadingStatus.UNCERTAIN_CELL
+        washed = occ.washed if occ.washed is not None else np.zeros_like(hidden_mask)
+        clipped = washed & (occ.veil >= occupancy.CLIPPED) if occ.veil is not None else washed
+        if washed.any():
+            # The core of a reflection shows no colour. Where a letter still shows once the veil is divided out, it
+            # is a tile (read below); else a cell is empty, but where the veil clips (a letter would not show) it
+            # keeps what a clear reading saw last. They stay hidden, but they are no cover.
+            occ = self._washed_as_before(occ, washed, clipped)
+            hidden_mask |= washed
+            status |= ReadingStatus.UNCERTAIN_CELL
         state, tile = occ.state.tolist(), int(occupancy.CellState.TILE)
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
                   if state[sq.row][sq.col] == tile]
         # A hidden cell that looks like a tile is read too (also when its letter was not asked for), so that its
         # letter can speak for it.
         asked = set(wanted)
-        hidden_tiles = (Square(int(r), int(c)) for r, c in np.argwhere(hidden_mask & (occ.state == tile)))
+        hidden_tiles = (Square(int(r), int(c)) for r, c in np.argwhere(hidden_mask & ((occ.state == tile) | washed)))
         suspects = [sq for sq in hidden_tiles if sq not in asked]
-        read = self.read_tiles(frame, geom, wanted + suspects, gains=gains, extracted=extracted, tally=False) \
-            if wanted or suspects else {}
+        read = self.read_tiles(frame, geom, wanted + suspects, gains=gains, extracted=extracted, tally=False,
+                               veil=occ.veil) if wanted or suspects else {}
         occ, tiles = self._at_most_the_sets_blanks(occ, {sq: t for sq, t in read.items() if sq in asked})
         # The tiles' letters only: a hidden cell read to see whether a letter shows (a hand, a shadowed square with
         # light print) tells nothing of the tiles' ink.
@@ -458,20 +472,40 @@ class BoardReader:
         for sq, reading in read.items():
             if hidden_mask[sq.row, sq.col] and _letter_shows(reading):
                 hidden_mask[sq.row, sq.col] = False
+                if washed[sq.row, sq.col] and sq not in tiles:
+                    occ = _with_state(occ, sq, occupancy.CellState.TILE)
+                    tiles[sq] = reading
         hidden = tuple(Square(int(r), int(c)) for r, c in zip(*np.nonzero(hidden_mask), strict=True))
         # A hand or an arm hides whatever lies under it, plain squares and tiles too; hidden cells that are all
         # empty premium squares are coloured squares the light shifted (a lit half clipped, a shadow's edge).
-        if _is_covered(hidden_mask) and not self._premium_squares_alone(hidden_mask, occ):
+        # A clipped cell no clear reading has seen is as unknown as a cell under a hand.
+        unseen = clipped & hidden_mask & ~(self._seen if self._seen is not None and self._seen.shape == washed.shape
+                                           else np.zeros_like(washed))
+        cover = hidden_mask & (~washed | unseen)
+        if _is_covered(cover) and not self._premium_squares_alone(cover, occ):
             status |= ReadingStatus.COVERED
         if any(t.guess is not None and t.guess.confidence < UNSURE_MARGIN for t in tiles.values()):
             status |= ReadingStatus.LOW_CONFIDENCE
         if not status & ReadingStatus.COVERED:
             self._last_tiles = occ.state == occupancy.CellState.TILE
+            seen = ~(clipped & hidden_mask)
+            self._seen = seen if self._seen is None or self._seen.shape != seen.shape else self._seen | seen
             self._last_letters = {sq: letter for sq, letter in self._last_letters.items()
                                   if self._last_tiles[sq.row, sq.col]}
             self._last_letters.update((sq, t.guess.letter) for sq, t in tiles.items() if t.guess is not None)
             self._last_geom, self._last_relocations = geom, self.locator.relocations
         return BoardReading(status, geom, occ, tiles, hidden, time.perf_counter() - t0, gains)
+
+    def _washed_as_before(self, occ: occupancy.Occupancy, washed: np.ndarray,
+                          clipped: np.ndarray) -> occupancy.Occupancy:
+        """The occupancy with the ``washed`` cells (:attr:`occupancy.Occupancy.washed`) empty, and the ``clipped``
+        ones among them as the last clear reading of this board saw them (empty when there was none)."""
+        before = self._last_tiles if self._last_tiles is not None and self._last_tiles.shape == washed.shape \
+            else np.zeros_like(washed)
+        state = occ.state.copy()
+        state[washed] = occupancy.CellState.EMPTY
+        state[clipped & before] = occupancy.CellState.TILE
+        return replace(occ, state=state)
 
     def _premium_squares_alone(self, hidden: np.ndarray, occ: occupancy.Occupancy) -> bool:
         """Whether every hidden cell is an empty premium square (no plain square, no tile)."""
@@ -495,7 +529,7 @@ class BoardReader:
             state[sq.row, sq.col] = occupancy.CellState.EMPTY
             margin[sq.row, sq.col] = 0.0  # undecided: its colour said tile
             del tiles[sq]
-        return occupancy.Occupancy(state=state, anomaly=occ.anomaly, margin=margin), tiles
+        return replace(occ, state=state, margin=margin), tiles
 
     def _occupancy(self, frame: np.ndarray, geom: Geometry,
                    gains: np.ndarray) -> tuple[occupancy.Occupancy, np.ndarray]:
@@ -522,7 +556,8 @@ class BoardReader:
             lab = cv2.cvtColor(colour.apply_gains(warped, gains), cv2.COLOR_BGR2LAB)
             self._turnable = (id(frame), fingerprint.copy(), gains.copy(), geom, lab)
         colours = occupancy.lab_features(lab, geom.grid, OCC_CELL_PX, self.light_letters)
-        return occupancy.classify(colours, self._codes, self.profile, most_stops=self.tileset.stops), colours
+        return occupancy.classify(colours, self._codes, self.profile, most_stops=self.tileset.stops,
+                                  most_blanks=self.tileset.blanks), colours
 
     def _colours_of(self, frame: np.ndarray, geom: Geometry, cells: np.ndarray, gains: np.ndarray) -> np.ndarray:
         """(len(cells), 3) colours of these (row, col) cells, measured as :meth:`_occupancy` measures them:
@@ -634,9 +669,11 @@ class BoardReader:
     def read_tiles(self, frame: np.ndarray, geom: Geometry, squares: Iterable[Square], *,
                    gains: np.ndarray | None = None, classify: bool = True,
                    extracted: dict[Square, TileReading] | None = None,
-                   refit: bool = True, tally: bool = True) -> dict[Square, TileReading]:
+                   refit: bool = True, tally: bool = True, veil: np.ndarray | None = None
+                   ) -> dict[Square, TileReading]:
         """Read only these cells of ``frame`` (white-balanced by ``gains``; None: it already is); the glyphs of
-        ``extracted`` (cut out of the same frame on the same grid) are taken as they are.
+        ``extracted`` (cut out of the same frame on the same grid) are taken as they are. ``veil``: how far a
+        reflection washes each cell out (:attr:`occupancy.Occupancy.veil`), divided out of its crop.
 
         A few cells are warped one by one (a line of them as one box), so a move costs only its own tiles;
         many cells (a full board) share one warp of the whole grid. A full board also measures where its
@@ -675,10 +712,19 @@ class BoardReader:
             crops.append(crop)
         if whole is not None and frame.ndim == 3 and from_whole:
             crops = self._balanced_grey(crops, from_whole, gains)
-        # The glyphs of all tiles cut at once (the same glyphs as one by one, in less time).
         known = extracted or {}
+        # The glyphs of all tiles cut at once (the same glyphs as one by one, in less time).
         todo = [i for i, sq in enumerate(squares) if sq not in known]
         cut = dict(zip(todo, glyphs.extract_many([crops[i] for i in todo], CELL_PX), strict=True))
+        if veil is not None:
+            # A reflection leaves a letter as faint as its square: where none shows, the veil is divided out of the
+            # crop and the letter cut again (only there: a veil fitted on a tile that is no reflection's would
+            # wash a clear letter away).
+            faint = [i for i, sq in enumerate(squares) if veil[sq.row, sq.col] >= occupancy.VEIL_TOLERANCE
+                     and (cut[i] if i in cut else known[sq].glyph).is_blank]
+            unveiled = [occupancy.unveil_pixels(crops[i], float(veil[squares[i].row, squares[i].col])) for i in faint]
+            for i, crop, glyph in zip(faint, unveiled, glyphs.extract_many(unveiled, CELL_PX), strict=True):
+                crops[i], cut[i] = crop, glyph
         if whole is not None and classify and refit:
             moved = self._fit_tile_shift([(sq, cut[i]) for i, sq in enumerate(squares) if i in cut], geom.grid)
             if moved is not None:
@@ -686,7 +732,7 @@ class BoardReader:
                 centres = _canonical_centres(squares)
                 far = np.hypot(*((centres @ moved.T) - centres)[:, :2].T) >= _PARALLAX_AGAIN * CELL_PX
                 again = self.read_tiles(frame, geom, [sq for sq, f in zip(squares, far, strict=True) if f],
-                                        gains=gains, classify=False, refit=False)
+                                        gains=gains, classify=False, refit=False, veil=veil)
                 cut.update({i: again[sq].glyph for i, sq in enumerate(squares) if sq in again})
         for i, (sq, crop) in enumerate(zip(squares, crops, strict=True)):
             out[sq] = TileReading(sq, cut[i] if i in cut else known[sq].glyph, None)
@@ -957,6 +1003,13 @@ def turned(geom: Geometry, turns: int) -> Geometry:
 
 def _letter_shows(tile: TileReading | None) -> bool:
     return tile is not None and tile.guess is not None and tile.guess.confidence >= HIDDEN_LETTER_MARGIN
+
+
+def _with_state(occ: occupancy.Occupancy, square: Square, state: occupancy.CellState) -> occupancy.Occupancy:
+    """The occupancy with one cell's state changed."""
+    states = occ.state.copy()
+    states[square.row, square.col] = state
+    return replace(occ, state=states)
 
 
 def _is_covered(hidden: np.ndarray) -> bool:

@@ -97,6 +97,16 @@ def shadow(frame: np.ndarray, *, position: float = 0.5, strength: float = 0.45, 
     soft = cv2.GaussianBlur(mask, (0, 0), w * 0.02).astype(np.float32) / 255
     return (frame * (1 - strength * soft)[..., None]).clip(0, 255).astype(np.uint8)
 
+def glare(frame: np.ndarray, *, centre: tuple[float, float] = (0.6, 0.35), size: float = 0.12,
+          strength: float = 0.7) -> np.ndarray:
+    """A lamp's reflection on a glossy board: a bright, colourless blob (``centre`` as fractions of the frame,
+    ``size`` its radius as a fraction of the frame's width) that washes the print and the tiles out towards white."""
+    h, w = frame.shape[:2]
+    yy, xx = np.ogrid[0:h, 0:w]
+    r2 = ((xx - centre[0] * w) ** 2 + ((yy - centre[1] * h) * 1.4) ** 2) / (size * w) ** 2
+    alpha = (strength * np.exp(-r2)).astype(np.float32)[..., None]
+    return (frame * (1 - alpha) + 255 * alpha).clip(0, 255).astype(np.uint8)
+
 
 VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "warm": lambda f: white_balance(f, 1.15, 0.8),
@@ -113,6 +123,8 @@ VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "turn180": lambda f: np.ascontiguousarray(np.rot90(f, 2)),
     "turn270": lambda f: np.ascontiguousarray(np.rot90(f, 1)),
     "shadow": lambda f: shadow(f, position=0.45),
+    "glare": lambda f: glare(f),
+    "glare-strong": lambda f: glare(f, centre=(0.4, 0.55), size=0.18, strength=0.85),
     # The issue's smallest board: about 20 px per cell (the shared photos show some 60 px per cell).
     "small": lambda f: cv2.resize(f, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA),
 }
