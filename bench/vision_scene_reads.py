@@ -7,7 +7,11 @@ Prints per style how many frames were reported covered, of those with a hand in 
 and on the frames not covered the cells wrong on tile or empty and the cells wrong on the letter (either way round:
 a quarter turn of the whole reading is allowed, the layouts are symmetric).
 
+``--glare S``: a lamp's reflection of strength S (vision.variants.glare, e.g. 0.7) on each scene, its place and size
+drawn from the scene's seed (centre 35-65 % across and down the frame, radius 6-10 % of its width).
+
 Usage: .venv/bin/python bench/vision_scene_reads.py [--first 1000] [--count 300] [--style vintage] [--profile P]
+       [--glare S]
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from vision.locate import reading_rows  # noqa: E402
 from vision.profile import load_profile  # noqa: E402
 from vision.reader import BoardReader, ReadingStatus  # noqa: E402
 from vision.synthetic import BOARD_STYLES, STYLE_PROFILES, STYLES, render_scene  # noqa: E402
+from vision.variants import glare  # noqa: E402
 
 
 def main() -> int:
@@ -41,6 +46,7 @@ def main() -> int:
                     "every style instead of the style's built-in one")
     ap.add_argument("--style", choices=sorted(BOARD_STYLES), help="every scene of this board style (vintage: an "
                     "older board with dark tiles, read with the classic profile; not among the styles cycled through)")
+    ap.add_argument("--glare", type=float, help="a reflection of this strength (0-1) on every scene")
     args = ap.parse_args()
     readers = {}
     styles = STYLES if args.style is None else (args.style,)
@@ -56,7 +62,12 @@ def main() -> int:
         scene = render_scene(seed, style=args.style)
         style, hand = scene.truth.style, "hand" if scene.truth.hand else "no hand"
         profile, tileset = readers[style]
-        reading = BoardReader(profile, tileset).read(scene.image)
+        image = scene.image
+        if args.glare:
+            place = np.random.default_rng(seed)
+            image = glare(image, centre=(place.uniform(0.35, 0.65), place.uniform(0.35, 0.65)),
+                          size=place.uniform(0.06, 0.1), strength=args.glare)
+        reading = BoardReader(profile, tileset).read(image)
         frames[style, hand] += 1
         if reading.geometry is None or reading.status & ReadingStatus.COVERED:
             covered[style, hand] += 1

@@ -446,11 +446,12 @@ class BoardReader:
         washed = occ.washed if occ.washed is not None else np.zeros_like(hidden_mask)
         clipped = washed & (occ.veil >= occupancy.CLIPPED) if occ.veil is not None else washed
         if washed.any():
-            # The core of a reflection shows no colour. Where a letter still shows once the veil is divided out, it
-            # is a tile (read below); else a cell is empty, but where the veil clips (a letter would not show) it
-            # keeps what a clear reading saw last. They stay hidden, but they are no cover.
-            occ = self._washed_as_before(occ, washed, clipped)
-            hidden_mask |= washed
+            # The core of a reflection. A cell whose colour, the veil divided out, fits its class keeps its state;
+            # one that fits none is a tile where a letter shows (read below), else empty. Where the veil clips (no
+            # letter would show) a cell keeps what a clear reading saw last and stays hidden. None of them is a
+            # cover, but a clipped cell no clear reading has seen (below).
+            occ = self._washed_as_before(occ, washed & (hidden_mask | clipped), clipped)
+            hidden_mask |= clipped
             status |= ReadingStatus.UNCERTAIN_CELL
         state, tile = occ.state.tolist(), int(occupancy.CellState.TILE)
         wanted = [sq for sq in (cells if cells is not None else self._tile_squares(occ))
