@@ -147,8 +147,6 @@ def main() -> int:
     return 0
 
 
-
-
 def _room_frames() -> list[tuple[str, list[tuple[np.ndarray, str]]]]:
     """2 MP frames where the board is one object in the room, each with the profile it is read with: synthetic
     scenes (seeds 1000-1029, their style's built-in profile) and the jheidel phone photos (1632x1224, the classic

@@ -42,7 +42,8 @@ class Occupancy:
     anomaly: np.ndarray  # (n, n) float
     #: How much closer the chosen state is than the best other one (0 = undecided).
     margin: np.ndarray  # (n, n) float
-    #: Cells in the core of a reflection (see :func:`_washed_out`): their colour says nothing, their state is a guess.
+    #: Cells in the core of a reflection (see :func:`_washed_out`): the reader trusts their state only where their
+    #: colour, the veil divided out, fits a class, or a letter shows.
     washed: np.ndarray | None = None  # (n, n) bool
     #: How far each cell is washed out towards white by a reflection (0..1, see :func:`_veil_field`), divided out of
     #: its colour; None when no veil was. Its letter's ink is as faint: :func:`unveil_pixels` gives it back.
@@ -283,8 +284,8 @@ def classify(colours: np.ndarray, premium_codes: list[list[str]], profile: Board
     # A lamp's reflection on a glossy board washes the cells under it out towards white: no light factor gives a
     # washed-out green square back its colour (a light field lightens some of it, as brighter light). The veil each
     # cell shows over its class's colour is divided out, of the colours as they are and as relit; the pass that
-    # explains at least half of the cells unexplained before (a hand it does not explain; a veil can only make up
-    # for a few of its cells) stands.
+    # explains at least half of the cells unaccounted for before, outside the reflection's clipped core (a hand it
+    # does not explain; a veil can only make up for a few of its cells), stands.
     for _, pass_centres, pass_colours in passes:
         veil = _veil_field(pass_colours[..., :3], pass_centres, options, by_ink.get("seeds"))
         if float(veil.max()) < VEIL_TOLERANCE:
@@ -381,12 +382,22 @@ def _light_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray,
     factor = factors[best, cells].reshape(n, n).astype(np.float32)
     fit = residual[best, cells].reshape(n, n)
     # The median of each 3x3 neighbourhood: a shadow spans several cells, a single odd cell does not.
-    padded = np.pad(factor, 1, mode="edge")
-    smooth = _median(np.stack([padded[r : r + n, c : c + n] for r in range(3) for c in range(3)]), axis=0)
+    smooth = _neighbourhood_median(factor)
     # A cell whose colour is its class's colour in less light (as well as most cells fit theirs) keeps its
     # own factor: a shadow's edge can cross a cell. Anything else (a hand) gets its neighbours' light.
-    explained = fit <= 3.0 * float(_median(fit)) + 1.0
-    return np.where(explained, factor, smooth)
+    return np.where(_explained(fit), factor, smooth)
+
+
+def _neighbourhood_median(field: np.ndarray) -> np.ndarray:
+    """(n, n) the median of each cell's 3x3 neighbourhood (the edge cells repeated beyond the board)."""
+    n = field.shape[0]
+    padded = np.pad(field, 1, mode="edge")
+    return _median(np.stack([padded[r : r + n, c : c + n] for r in range(3) for c in range(3)]), axis=0)
+
+
+def _explained(fit: np.ndarray) -> np.ndarray:
+    """(n, n) the cells a field fits about as well as it fits most cells (``fit``: each cell's residual)."""
+    return fit <= 3.0 * float(_median(fit)) + 1.0
 
 
 #: A veil (see :func:`_veil_field`) this thick somewhere is worth dividing out; the veils tried (up to the thickest
@@ -414,8 +425,9 @@ def _bgr_to_lab8(bgr: np.ndarray) -> np.ndarray:
 def _veil_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray,
                 letters: np.ndarray | None = None) -> np.ndarray:
     """(n, n) how far each cell is washed out towards white (0: not at all, 1: white) over its class's colour: the
-    blend (in the camera's colours) of the option that fits it best with white, smoothed as :func:`_light_field`
-    smooths the light. ``letters``: the cells that show a letter (the ink seeds)."""
+    blend (in the camera's colours) of the option that fits it best with white. A printed square it explains keeps
+    its own veil; a tile takes its printed neighbours' (or, with too few of them, and where nothing fits, the median
+    of its 3x3 neighbourhood). ``letters``: the cells that show a letter (the ink seeds)."""
     n = colours.shape[0]
     flat = colours.reshape(-1, 3).astype(np.float32)
     cells = np.arange(len(flat))
@@ -430,10 +442,9 @@ def _veil_field(colours: np.ndarray, centres: np.ndarray, options: np.ndarray,
     best = _likeliest_options(1.0 - veils, residual, letters)
     veil = veils[best, cells].reshape(n, n).astype(np.float32)
     fit = residual[best, cells].reshape(n, n)
-    padded = np.pad(veil, 1, mode="edge")
-    smooth = _median(np.stack([padded[r : r + n, c : c + n] for r in range(3) for c in range(3)]), axis=0)
+    smooth = _neighbourhood_median(veil)
     # A reflection is a smooth blob over many cells: a cell it does not explain (a hand) takes its neighbours' veil.
-    explained = fit <= 3.0 * float(_median(fit)) + 1.0
+    explained = _explained(fit)
     # A tile's veil is hard to tell from its own colour (a cream tile washed out looks like a lighter tile, and tiles
     # vary), a printed square's is not: tiles take the veil of the squares around them.
     squares = (explained & (best == 0).reshape(n, n)).astype(np.float32)

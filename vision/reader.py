@@ -480,8 +480,7 @@ class BoardReader:
         # A hand or an arm hides whatever lies under it, plain squares and tiles too; hidden cells that are all
         # empty premium squares are coloured squares the light shifted (a lit half clipped, a shadow's edge).
         # A clipped cell no clear reading has seen is as unknown as a cell under a hand.
-        unseen = clipped & hidden_mask & ~(self._seen if self._seen is not None and self._seen.shape == washed.shape
-                                           else np.zeros_like(washed))
+        unseen = clipped & hidden_mask & ~_of_this_board(self._seen, washed)
         cover = hidden_mask & (~washed | unseen)
         if _is_covered(cover) and not self._premium_squares_alone(cover, occ):
             status |= ReadingStatus.COVERED
@@ -501,8 +500,7 @@ class BoardReader:
                           clipped: np.ndarray) -> occupancy.Occupancy:
         """The occupancy with the ``washed`` cells (:attr:`occupancy.Occupancy.washed`) empty, and the ``clipped``
         ones among them as the last clear reading of this board saw them (empty when there was none)."""
-        before = self._last_tiles if self._last_tiles is not None and self._last_tiles.shape == washed.shape \
-            else np.zeros_like(washed)
+        before = _of_this_board(self._last_tiles, washed)
         state = occ.state.copy()
         state[washed] = occupancy.CellState.EMPTY
         state[clipped & before] = occupancy.CellState.TILE
@@ -1004,6 +1002,11 @@ def turned(geom: Geometry, turns: int) -> Geometry:
 
 def _letter_shows(tile: TileReading | None) -> bool:
     return tile is not None and tile.guess is not None and tile.guess.confidence >= HIDDEN_LETTER_MARGIN
+
+
+def _of_this_board(mask: np.ndarray | None, like: np.ndarray) -> np.ndarray:
+    """``mask`` (a remembered cell mask) when it is of ``like``'s board size, else no cell."""
+    return mask if mask is not None and mask.shape == like.shape else np.zeros_like(like)
 
 
 def _with_state(occ: occupancy.Occupancy, square: Square, state: occupancy.CellState) -> occupancy.Occupancy:

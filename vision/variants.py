@@ -97,6 +97,7 @@ def shadow(frame: np.ndarray, *, position: float = 0.5, strength: float = 0.45, 
     soft = cv2.GaussianBlur(mask, (0, 0), w * 0.02).astype(np.float32) / 255
     return (frame * (1 - strength * soft)[..., None]).clip(0, 255).astype(np.uint8)
 
+
 def glare(frame: np.ndarray, *, centre: tuple[float, float] = (0.6, 0.35), size: float = 0.12,
           strength: float = 0.7) -> np.ndarray:
     """A lamp's reflection on a glossy board: a bright, colourless blob (``centre`` as fractions of the frame,
