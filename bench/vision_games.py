@@ -225,6 +225,8 @@ def run_jheidel() -> None:
           f"dictionary {name}): {len(result.turns) - len(result.unread)}/{len(result.turns)} photos read, "
           f"{placements} moves; its final board agrees with the truth on {int((got == turned_truth).sum())}/225 "
           f"squares ({spent:.0f} s processor time)")
+    for r, c in zip(*np.nonzero(got != turned_truth), strict=True):
+        print(f"    square row {r + 1} column {c + 1}: replay {str(got[r, c])!r}, truth {str(turned_truth[r, c])!r}")
 
 
 def cells_agreeing(truth: np.ndarray, rows: list[str]) -> tuple[int, int, int]:
