@@ -12,7 +12,8 @@ right / total and whole games right per style.
 ``--jheidel`` reads the last photo of the jheidel room game (classic-scrabble profile) and compares every
 cell with tests/data/jheidel/truth.toml: tile or empty, and the letters of the tiles; then reads every photo of
 the game from scratch and counts the tiles read that have the final board's letter; then replays the whole
-game from its photos alone (read_photos, taken at will) and compares the board it ends with.
+game from its photos alone (read_photos, taken at will) and compares the board it ends with, naming the squares
+that differ.
 
 Seeds: below 1000 were looked at while developing (``--first 0``); the default 1000+ were not, and are the
 figures to quote. Usage:
@@ -226,7 +227,7 @@ def run_jheidel() -> None:
           f"{placements} moves; its final board agrees with the truth on {int((got == turned_truth).sum())}/225 "
           f"squares ({spent:.0f} s processor time)")
     for r, c in zip(*np.nonzero(got != turned_truth), strict=True):
-        print(f"    square row {r + 1} column {c + 1}: replay {str(got[r, c])!r}, truth {str(turned_truth[r, c])!r}")
+        print(f"    {Square(int(r), int(c)).name}: replay {str(got[r, c])!r}, truth {str(turned_truth[r, c])!r}")
 
 
 def cells_agreeing(truth: np.ndarray, rows: list[str]) -> tuple[int, int, int]:
