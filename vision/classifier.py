@@ -133,8 +133,8 @@ class LetterClassifier:
     def _render_missing(self) -> None:
         """Letters of the tile set the shipped model lacks (an edition we do not ship) are rendered from
         the installed fonts; without fonts they stay in :attr:`missing` (never read, offered to the player)."""
-        missing = [letter for letter in self.alphabet if letter.isalpha() and self._index[letter] not in
-                   set(self._classes)]
+        known = set(self._classes)
+        missing = [letter for letter in self.alphabet if letter.isalpha() and self._index[letter] not in known]
         if not missing:
             return
         try:
