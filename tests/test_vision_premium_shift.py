@@ -34,3 +34,23 @@ def test_a_grid_found_on_the_rim_print_is_moved_onto_the_board():
     found = find.find_grid(scene.image)
     assert found.grid == 15
     assert corner_error(found.corners, scene.truth.corners, 15) < 0.25
+
+
+def test_a_grid_found_four_cells_off_where_the_layout_repeats_is_moved_onto_the_board():
+    """Synthetic classic game 1005, photo 14 (held out until it failed): its left columns full of tiles, the
+    lattice took the rim's score boxes and the table beyond for four columns of cells; the layout's four-cell
+    repeats put premium squares under half its mask there too (15 against 26 in the right place)."""
+    scene = synthetic_game(1005, style="classic", moves=14).frames[13]
+    found = find.find_grid(scene.image)
+    assert found.grid == 15
+    assert corner_error(found.corners, scene.truth.corners, 15) < 0.25
+
+
+@pytest.mark.parametrize("shift", [(0, 4), (-4, 0)])
+def test_a_lattice_four_cells_off_is_told_the_way_back(shift):
+    scene = render_scene(34, style="classic", hand=False, shadow=False)
+    truth = find.clockwise(scene.truth.corners)
+    off = find.clockwise(find.shifted_grid(truth, 15, *shift))
+    back = find.premium_shift(scene.image, off, 15)
+    assert back is not None
+    assert corner_error(find.shifted_grid(off, 15, *back), scene.truth.corners, 15) < 0.1
