@@ -167,3 +167,32 @@ def test_a_photo_that_holds_one_turn_never_cuts_its_move_short():
     laid(board, [PlacedTile(Square(12, 8), "A")])
     beyond = read(Square(12, 7), ("S", 0.98), ("B", 0.9))  # in the move's column past a gap, beside the A
     assert _one_move_of(Proposal(ProposalKind.CONFLICT, new_tiles=(*move, beyond)), board, RULES) is None
+
+
+def test_a_photo_of_one_turn_leaves_out_a_tile_read_less_surely_when_the_rest_makes_valid_words():
+    """Alfapet game 1008, photo 23 (held out): a dark premium square beside a tile read as an I, its occupancy only
+    0.09 below the other new tiles' (not weak by WEAK_MARGIN_GAP), made the photo two moves, AI and the real one."""
+    board = Board(15)
+    laid(board, [PlacedTile(Square(7, 7 + i), ch) for i, ch in enumerate("CAT")])
+    phantom = read(Square(8, 8), ("I", 0.98), ("L", 0.9))  # under the A: AI
+    move = [read(Square(7, 10), ("E", 0.98), ("F", 0.9)), read(Square(7, 11), ("R", 0.98), ("P", 0.9))]  # CATER
+    margins = {Square(8, 8): 0.81, Square(7, 10): 0.98, Square(7, 11): 0.90}
+    reading = reading_of(set(margins) | {sq for sq, _ in board}, [phantom, *move])
+    for sq, margin in margins.items():
+        reading.occupancy.margin[sq.row, sq.col] = margin
+    proposal = Proposal(ProposalKind.CONFLICT, new_tiles=(phantom, *move))
+
+    def split_with(words: set[str]) -> tuple[list[Placement], Turn]:
+        turn = a_turn()
+        turn.reading = reading
+        found = _split(proposal, board, RULES, words.__contains__, turn, [], 1)
+        assert found is not None
+        return found[0], turn
+
+    parts, turn = split_with({"CAT", "CATER", "AI"})
+    assert [[t.square for t in p.letter_tiles] for p in parts] == [[Square(7, 10), Square(7, 11)]]
+    assert any("I9 left out" in note for note in turn.notes)
+    # Where the rest makes no valid word, no tile is talked away: the photo stays two moves.
+    parts, turn = split_with({"CAT", "AI"})
+    assert sorted(len(p.letter_tiles) for p in parts) == [1, 2]
+    assert not any("left out" in note for note in turn.notes)
