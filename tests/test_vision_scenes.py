@@ -130,6 +130,23 @@ def test_a_grid_whose_directions_came_from_the_background_is_searched_again_with
     assert corner_error(geom.corners, scene.truth.corners, scene.truth.grid) <= 0.25
 
 
+def test_a_lattice_that_is_no_grid_by_its_own_evidence_is_searched_for_again_at_the_work_size():
+    """Synthetic classic game 1011, photo 2 (held out until it failed): a board a third of the frame on strongly
+    grained wood. In the segments at SEGMENT_SIDE the grain won with a lattice 1.5 cells off whose lines showed
+    beyond its ring more than across it; the thin-line segments at the work picture's size find the grid."""
+    from vision.find import Pyramid, grid_evidence, is_grid
+
+    frame = synthetic_game(1011, style="classic", moves=2).frames[1]
+    assert frame.truth.background == "wood"
+    found = find_grid(frame.image)
+    assert found.grid == 15
+    assert corner_error(found.corners, frame.truth.corners, 15) <= 0.25
+    assert is_grid(found.evidence)
+    # The evidence it carries is the evidence of its corners in the copy it was searched in.
+    grey = Pyramid(frame.image).grey(1)  # 1600 x 1200 is searched at 800 x 600
+    assert grid_evidence(grey, found.corners * 0.5, 15) == pytest.approx(found.evidence, abs=0.02)
+
+
 def test_a_board_amid_wood_grain_stronger_than_one_of_its_directions_is_found():
     """Seed 6026 (from a held-out range, looked at since): an Alfapet board on strongly grained wood, whose
     grain gave two direction peaks stronger than one of the grid's; with three peaks tried the grid's own pair
