@@ -828,23 +828,27 @@ def find_grid(frame: np.ndarray, grid: int | None = None, pyramid: Pyramid | Non
         # A small board on strong wood grain: at SEGMENT_SIDE its cells span a dozen pixels and its lines
         # give too few segments to outvote the grain; in the thin-line response at the work picture's size
         # they do. Such a grid must show its lines clearly (RETRY_LINES).
-        try:
-            found = _find_grid(pyramid, grids, k_work, k_work, sources=("thin",))
-        except BoardNotFound:
+        again = _thin_at_work_size(pyramid, grids, k_work)
+        if again is None or again.evidence[0] < RETRY_LINES:
             raise error from None
-        if found.evidence[0] < RETRY_LINES:
-            raise error from None
-        return found
+        return again
     if k_small == k_work or is_grid(found.evidence):
         return found
     # The grain can also win with a lattice that is no grid by its own evidence (lines beyond its ring, not across
     # it): held-out synthetic classic game 1011 photo 2, a board a third of the frame amid strong grain, was found
     # 1.5 cells off (ring -0.11, beyond 0.28) and at the work picture's size 0.06 cell off (0.81, 0.86, 0.22).
+    again = _thin_at_work_size(pyramid, grids, k_work)
+    if again is not None and is_grid(again.evidence) and again.evidence[0] >= max(RETRY_LINES, found.evidence[0]):
+        return again
+    return found
+
+
+def _thin_at_work_size(pyramid: Pyramid, grids: tuple[int, ...], k_work: int) -> Found | None:
+    """:func:`_find_grid` on the thin-line segments of the work picture itself, or None when it finds nothing."""
     try:
-        again = _find_grid(pyramid, grids, k_work, k_work, sources=("thin",))
+        return _find_grid(pyramid, grids, k_work, k_work, sources=("thin",))
     except BoardNotFound:
-        return found
-    return again if is_grid(again.evidence) and again.evidence[0] >= max(RETRY_LINES, found.evidence[0]) else found
+        return None
 
 
 def _find_grid(pyramid: Pyramid, grids: tuple[int, ...], k_work: int, k_small: int,

@@ -764,14 +764,22 @@ WEAK_MARGIN_GAP = 0.1
 _MAX_WEAK = 4
 
 
+def _new_tile_margins(proposal: Proposal, reading: BoardReading | None) -> dict[Square, float]:
+    """The tile-or-empty margin of each of the photo's new tiles; none when there is no occupancy or fewer than
+    three tiles are new (leaving one out would leave a lone tile)."""
+    if reading is None or reading.occupancy is None or len(proposal.new_tiles) < 3:
+        return {}
+    margin = reading.occupancy.margin
+    return {t.square: float(margin[t.square.row, t.square.col]) for t in proposal.new_tiles}
+
+
 def _weak_tiles(proposal: Proposal, reading: BoardReading | None) -> list[Square]:
     """The photo's new tiles with a letter whose occupancy was decided clearly less surely than the others'
     (:data:`WEAK_MARGIN_GAP` below the median), weakest first: a square's print or a shadow taken for a tile
     (a minus square of the Alfapet board read as an I) looks so. Tiles without a letter are strays already."""
-    if reading is None or reading.occupancy is None or len(proposal.new_tiles) < 3:
+    of = _new_tile_margins(proposal, reading)
+    if not of:
         return []
-    margin = reading.occupancy.margin
-    of = {t.square: float(margin[t.square.row, t.square.col]) for t in proposal.new_tiles}
     typical = statistics.median(of.values())
     weak = [t.square for t in proposal.new_tiles if t.guess is not None and of[t.square] < typical - WEAK_MARGIN_GAP]
     return sorted(weak, key=lambda sq: of[sq])[:_MAX_WEAK]
@@ -779,12 +787,11 @@ def _weak_tiles(proposal: Proposal, reading: BoardReading | None) -> list[Square
 
 def _least_sure_tiles(proposal: Proposal, reading: BoardReading | None, tried: list[Square]) -> list[Square]:
     """The _MAX_WEAK new tiles with a letter whose occupancy was decided least surely (lowest margin first), those
-    in ``tried`` left out; none when fewer than three tiles are new (leaving one out would leave a lone tile)."""
-    if reading is None or reading.occupancy is None or len(proposal.new_tiles) < 3:
-        return []
-    margin = reading.occupancy.margin
-    candidates = [t.square for t in proposal.new_tiles if t.guess is not None and t.square not in tried]
-    return sorted(candidates, key=lambda sq: float(margin[sq.row, sq.col]))[:_MAX_WEAK]
+    in ``tried`` left out (see :func:`_new_tile_margins` for when there are none)."""
+    of = _new_tile_margins(proposal, reading)
+    candidates = [t.square for t in proposal.new_tiles if t.guess is not None and t.square in of
+                  and t.square not in tried]
+    return sorted(candidates, key=lambda sq: of[sq])[:_MAX_WEAK]
 
 
 def _split_into(tiles: list[PlacedTile], counts: range, board: Board, rules: Rules, words: WordCheck | None,
