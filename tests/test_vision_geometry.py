@@ -207,3 +207,19 @@ def test_a_full_board_seen_from_low_whose_lattice_is_found_a_fraction_of_a_cell_
     (its lines 0.22 across the cells, under vision.find.GRID_LINES); pinned once more on its lines it shows 0.59.
     Refused before (the game's last move lost); bare tables stay refused (test_vision_scenes.py)."""
     assert_every_cell_right("room-low", {"game04": (27,)})
+
+
+def test_a_board_warped_from_the_four_channel_copy_is_the_same_picture():
+    """The from-scratch read warps the frame's BGRA copy (faster in OpenCV); every pixel must be the one a warp of
+    the photo itself gives, at the sizes the reader warps (a cell crop, the occupancy picture, the whole grid)."""
+    from vision import find
+
+    photo = frame("game02", 12)
+    geom = locate(photo, PROFILE)
+    four = find.Pyramid(photo).warpable(0)
+    assert four.shape == (*photo.shape[:2], 4)
+    for cell_px, margin in ((4, 0.0), (24, 0.0), (40, 0.5)):
+        plain = cv2.warpPerspective(photo, geom.to_canonical(cell_px, margin),
+                                    (int(round((15 + 2 * margin) * cell_px)),) * 2,
+                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        assert np.array_equal(geom.warp(four, cell_px, margin), plain)

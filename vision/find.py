@@ -142,6 +142,7 @@ class Pyramid:
     def __init__(self, frame: np.ndarray) -> None:
         self._levels = [frame]
         self._greys: dict[int, np.ndarray] = {}
+        self._fours: dict[int, np.ndarray] = {}
 
     @property
     def frame(self) -> np.ndarray:
@@ -168,6 +169,16 @@ class Pyramid:
             k += 1
         return self.level(k)
 
+    def warpable(self, k: int) -> np.ndarray:
+        """Level ``k`` as :func:`warp` warps it fastest: a colour level as BGRA (made once), a grey one as it is.
+        OpenCV's perspective warp has vector code for one and four channels but not for three: the same pixels
+        in about half the time (a 408 px square from a 2 MP frame: 0.8 against 1.4 ms), for a conversion of
+        about half a millisecond."""
+        if k not in self._fours:
+            picture = self.level(k)
+            self._fours[k] = cv2.cvtColor(picture, cv2.COLOR_BGR2BGRA) if picture.ndim == 3 else picture
+        return self._fours[k]
+
     def grey(self, k: int) -> np.ndarray:
         if k not in self._greys:
             picture = self.level(k)
@@ -188,6 +199,20 @@ class Pyramid:
         """Level ``k`` coordinates back in frame pixels (inverse of :meth:`to_level`)."""
         f = self._factors(k)
         return ((np.asarray(points, np.float64) + 0.5) * f - 0.5).astype(np.float32)
+
+
+def warp(picture: np.ndarray, matrix: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``cv2.warpPerspective`` of a picture to ``size`` (width, height): linear, the edge pixels repeated. A
+    BGRA picture (:meth:`Pyramid.warpable`) is warped as it is and comes out BGR, as its BGR original would.
+
+    >>> frame = np.arange(4 * 6 * 3, dtype=np.uint8).reshape(4, 6, 3)
+    >>> move = np.array([[1, 0, 0.5], [0, 1, 0.25], [0, 0, 1]])
+    >>> four = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    >>> bool((warp(four, move, (3, 2)) == warp(frame, move, (3, 2))).all()), warp(four, move, (3, 2)).shape
+    (True, (2, 3, 3))
+    """
+    out = cv2.warpPerspective(picture, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.cvtColor(out, cv2.COLOR_BGRA2BGR) if out.ndim == 3 and out.shape[2] == 4 else out
 
 
 def clockwise(pts: np.ndarray) -> np.ndarray:
@@ -583,8 +608,7 @@ def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, gri
     cross_h = _crossings(resp[1], lines, lines, c, c, transposed=True)
     # The cells' colours from a picture at a quarter of the pixels, each cell's middle half averaged.
     half = np.array([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1]], np.float64) @ hom
-    colour = cv2.warpPerspective(work, half, (size // 2, size // 2), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
+    colour = warp(work, half, (size // 2, size // 2))
     lab = cv2.blur(cv2.cvtColor(colour, cv2.COLOR_BGR2LAB).astype(np.float32), (c // 4, c // 4))
     centres = (c // 4 + c // 2 * np.arange(n + 2 * m)).astype(int)
     cells = lab[centres][:, centres]
@@ -856,7 +880,7 @@ def _find_grid(pyramid: Pyramid, grids: tuple[int, ...], k_work: int, k_small: i
     """:func:`find_grid` with its segments searched in the pyramid's level ``k_small``, from ``sources`` (see
     below) in turn."""
     frame = pyramid.frame
-    work = pyramid.level(k_work)
+    work = pyramid.warpable(k_work)
     scale, s2 = work.shape[1] / frame.shape[1], pyramid.level(k_small).shape[1] / work.shape[1]
     grey_small, grey = pyramid.grey(k_small), pyramid.grey(k_work)
     # First from the picture's own segments; when that grid is unclear, or its size hardly beats the other
@@ -948,8 +972,7 @@ def premium_shift(picture: np.ndarray, corners: np.ndarray, n: int) -> tuple[int
     side = n + 2 * m
     dst = np.array([[m, m], [m + n, m], [m + n, m + n], [m, m + n]], np.float32) * px
     to_canon = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    warped = cv2.warpPerspective(picture, to_canon, (side * px, side * px), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
+    warped = warp(picture, to_canon, (side * px, side * px))
     lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
     # Each cell's middle (away from the lines and a tile's edge).
     cells = lab.reshape(side, px, side, px, 3)[:, 3:7, :, 3:7].mean(axis=(1, 3))

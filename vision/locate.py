@@ -61,11 +61,10 @@ class Geometry:
         return _frame_cell(self)
 
     def warp(self, frame: np.ndarray, cell_px: int, margin: float = 0.0) -> np.ndarray:
+        """The grid (and ``margin`` cells around it) at ``cell_px`` pixels a cell, corners[0] top left; a BGRA
+        ``frame`` (:meth:`vision.find.Pyramid.warpable`) comes out BGR."""
         size = int(round((self.grid + 2 * margin) * cell_px))
-        return cv2.warpPerspective(
-            frame, self.to_canonical(cell_px, margin), (size, size),
-            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE,
-        )
+        return find.warp(frame, self.to_canonical(cell_px, margin), (size, size))
 
 
 #: The board's own white balance is measured on its grid and this many cells around it (its rim, where the board
@@ -90,7 +89,7 @@ def board_gains(frame: np.ndarray, geom: Geometry, profile: BoardProfile, frame_
     spans twice its pixels (from a 2 MP frame it cost three times as much)."""
     if pyramid is not None:
         k = _level(geom.corners, geom.grid, 2 * _GAINS_PX)
-        frame, geom = pyramid.level(k), Geometry(pyramid.to_level(geom.corners, k), geom.grid, geom.line_score)
+        frame, geom = pyramid.warpable(k), Geometry(pyramid.to_level(geom.corners, k), geom.grid, geom.line_score)
     board = geom.warp(frame, _GAINS_PX, BOARD_GAINS_MARGIN)
     rim = int(BOARD_GAINS_MARGIN * _GAINS_PX)
     grid = board[rim : rim + geom.grid * _GAINS_PX, rim : rim + geom.grid * _GAINS_PX]
@@ -349,7 +348,7 @@ def _refine(frame: np.ndarray, corners: np.ndarray, grid: int, cell_px: int, gai
     moved (in cells). With the frame's ``pyramid``, the lattice is fitted in its smallest copy where a cell
     still spans _LEVEL_CELL pixels (:func:`_level`), the corners carried there and back."""
     k = 0 if pyramid is None else _level(corners, grid)
-    source = frame if pyramid is None else pyramid.level(k)
+    source = frame if pyramid is None else pyramid.warpable(k)
 
     def in_frame(g: Geometry) -> Geometry:
         return g if pyramid is None else Geometry(pyramid.from_level(g.corners, k), g.grid, g.line_score)
@@ -640,7 +639,8 @@ class Locator:
         self._taken = False  # the geometry was given (take) and is not checked on the next frame
 
     def confirms(self, frame: np.ndarray, gains: np.ndarray | None = None) -> bool:
-        """Whether the cached location still fits this frame (``gains``: its white balance, measured when None)."""
+        """Whether the cached location still fits this frame (``gains``: its white balance, measured when None;
+        given them, the frame may be BGRA, see :meth:`vision.find.Pyramid.warpable`)."""
         if self.geometry is None:
             return False
         if gains is None:
@@ -665,14 +665,15 @@ class Locator:
             return self.geometry
         if gains is None:
             gains = white_gains(frame)
-        if self.geometry is not None and self.confirms(frame, gains):
-            self._follow_turn(frame)
+        source = frame if pyramid is None else pyramid.warpable(0)  # what the warps below take
+        if self.geometry is not None and self.confirms(source, gains):
+            self._follow_turn(source)
             return self.geometry
         located, scores = _locate(frame, self.profile, gains, pyramid)
         self.geometry = located
-        self._follow_turn(frame)
+        self._follow_turn(source)
         if scores is None or self.geometry is not located:  # unmeasured, or measured before a turn renamed it
-            scores = line_scores(frame, self.geometry, gains=gains, tile=self.profile.tile)
+            scores = line_scores(source, self.geometry, gains=gains, tile=self.profile.tile)
         whole, beyond = scores
         # A location found while a hand covers part of the grid scores low; keeping most of the old
         # reference makes the next clear frame fail the check and relocate, instead of trusting it for good.

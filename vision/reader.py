@@ -262,27 +262,28 @@ class BoardReader:
             return BoardReading(ReadingStatus.BOARD_NOT_FOUND, None, None, seconds=time.perf_counter() - t0,
                                 gains=gains, reason=str(error))
         gains = board_gains(frame, seen, self.profile, gains, pyramid)
+        source = pyramid.warpable(0)  # the frame as the warps below take it fastest
         geom = turned(seen, self.turns or 0)
-        occ, colours = self._occupancy(frame, geom, gains)
+        occ, colours = self._occupancy(source, geom, gains)
         read_for_orientation: dict[Square, TileReading] = {}
-        turns = self._orientation(frame, seen, occ, gains, read_for_orientation)
+        turns = self._orientation(source, seen, occ, gains, read_for_orientation)
         if turns != (self.turns or 0):
             geom = turned(seen, turns)
             # Measured again, not the measured cells np.rot90'd (which sample a pixel off, a test shows): those
             # made 3 more cells of 22253 wrong on the development Alfapet games.
-            occ, colours = self._occupancy(frame, geom, gains)
+            occ, colours = self._occupancy(source, geom, gains)
             read_for_orientation.clear()  # read on the grid before the turn
         if self.turns is not None or turns:
             self.turns = turns
-        reading = self._finish(frame, geom, occ, gains, cells, t0, read_for_orientation)
+        reading = self._finish(source, geom, occ, gains, cells, t0, read_for_orientation)
         if self._ink_side_changed():
             # Measured again on the other half of each cell, and the letters read again: switching before the first
             # reading (on the letters read for the orientation) and reading once left twice as many letters wrong on
             # the vintage tuning scenes (120 against 51, measured while the rule was being developed).
-            occ, colours = self._occupancy(frame, geom, gains)
-            reading = self._finish(frame, geom, occ, gains, cells, t0)
+            occ, colours = self._occupancy(source, geom, gains)
+            reading = self._finish(source, geom, occ, gains, cells, t0)
         if not reading.status & ReadingStatus.COVERED:
-            self._last_clear = _LastClear(seen, geom, gains, stability.block_samples(frame, geom),
+            self._last_clear = _LastClear(seen, geom, gains, stability.block_samples(source, geom),
                                           colours, occ,
                                           self._code_grid)
         return reading
@@ -550,8 +551,7 @@ class BoardReader:
                     lab = cv2.rotate(kept[4], (cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_180,
                                                cv2.ROTATE_90_CLOCKWISE)[turns - 1])
         if lab is None:
-            warped = cv2.warpPerspective(frame, geom.to_canonical(OCC_CELL_PX), (side + 1, side + 1),
-                                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            warped = find.warp(frame, geom.to_canonical(OCC_CELL_PX), (side + 1, side + 1))
             lab = cv2.cvtColor(colour.apply_gains(warped, gains), cv2.COLOR_BGR2LAB)
             self._turnable = (id(frame), fingerprint.copy(), gains.copy(), geom, lab)
         colours = occupancy.lab_features(lab, geom.grid, OCC_CELL_PX, self.light_letters)
@@ -941,14 +941,12 @@ class _RowStrips:
         self._strips: dict[int, tuple[int, np.ndarray]] = {}
         self._whole: np.ndarray | None = None
         if sum((hi - lo) * px + size for lo, hi in spans.values()) * size >= side * side:
-            self._whole = cv2.warpPerspective(frame, to_canon, (side, side), flags=cv2.INTER_LINEAR,
-                                              borderMode=cv2.BORDER_REPLICATE)
+            self._whole = find.warp(frame, to_canon, (side, side))
             return
         for row, (lo, hi) in spans.items():
             x0, y0 = int(round(offset + lo * px)), int(round(offset + row * px))
             shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-            strip = cv2.warpPerspective(frame, shift @ to_canon, ((hi - lo) * px + size, size),
-                                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            strip = find.warp(frame, shift @ to_canon, ((hi - lo) * px + size, size))
             self._strips[row] = (x0, strip)
 
     def crop(self, square: Square, x: int, y: int) -> np.ndarray:
@@ -964,8 +962,7 @@ def _cell_crop(frame: np.ndarray, to_canon: np.ndarray, row: int, col: int, px: 
     """The ``size`` x ``size`` crop of the canonical picture (``px`` per cell) whose corner is ``offset``
     beyond cell (row, col)'s, warped from ``frame``."""
     shift = np.array([[1, 0, -(offset + col * px)], [0, 1, -(offset + row * px)], [0, 0, 1]], np.float64)
-    return cv2.warpPerspective(frame, shift @ to_canon, (size, size), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return find.warp(frame, shift @ to_canon, (size, size))
 
 
 def _line_crops(frame: np.ndarray, to_canon: np.ndarray, cells: Sequence[tuple[int, int]], px: int, size: int,
@@ -979,8 +976,7 @@ def _line_crops(frame: np.ndarray, to_canon: np.ndarray, cells: Sequence[tuple[i
     if rows * cols > 2 * len(cells):
         return None
     shift = np.array([[1, 0, -(offset + left * px)], [0, 1, -(offset + top * px)], [0, 0, 1]], np.float64)
-    box = cv2.warpPerspective(frame, shift @ to_canon, ((cols - 1) * px + size, (rows - 1) * px + size),
-                              flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    box = find.warp(frame, shift @ to_canon, ((cols - 1) * px + size, (rows - 1) * px + size))
     if gains is not None:
         box = colour.apply_gains(box, gains)
     return [box[(r - top) * px : (r - top) * px + size, (c - left) * px : (c - left) * px + size] for r, c in cells]

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import find
 from vision.errors import BoardNotFound
 from vision.locate import Geometry, Locator
 from vision.profile import BoardProfile
@@ -53,7 +54,7 @@ def block_samples(frame: np.ndarray, geom: Geometry) -> np.ndarray:
     n = geom.grid * BLOCKS
     # Output pixel x samples the canonical picture at x + 0.5 blocks: the block's centre, not its corner.
     to_centres = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]]) @ geom.to_canonical(BLOCKS)
-    warped = cv2.warpPerspective(frame, to_centres, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    warped = find.warp(frame, to_centres, (n, n))
     return warped.astype(np.float32).reshape(n, n, -1)
 
 
