@@ -18,7 +18,7 @@ from vision.diff import DiffProblem, Proposal, ProposalKind, propose
 from vision.glyphs import Glyph
 from vision.occupancy import CellState, Occupancy
 from vision.reader import BoardReading, ReadingStatus, TileReading
-from vision.replay import ReadingDirection, Turn, _prefer_words, _split
+from vision.replay import Glimpse, ReadingDirection, Turn, _prefer_words, _split, _split_shown
 
 RULES = Rules.scrabble("en")
 
@@ -196,3 +196,27 @@ def test_a_photo_of_one_turn_leaves_out_a_tile_read_less_surely_when_the_rest_ma
     parts, turn = split_with({"CAT", "AI"})
     assert sorted(len(p.letter_tiles) for p in parts) == [1, 2]
     assert not any("left out" in note for note in turn.notes)
+
+
+def test_one_move_after_a_covered_photo_is_two_turns_when_the_covered_photo_showed_part_of_it():
+    """Held-out synthetic game 1016, photos 24-25: a hand over the board on photo 24, which still showed the O of
+    BOO; photo 25 added the N of BOON. The two tiles make one legal move, so they were taken as one move and photo
+    24 as a pass. What the covered photo showed splits them: BOO on photo 24, BOON on photo 25."""
+    board = Board(15)
+    laid(board, [PlacedTile(Square(7, 7 + i), ch) for i, ch in enumerate("BO")])
+    o, n = Square(7, 9), Square(7, 10)
+    tiles = (read(o, ("O", 0.98), ("Q", 0.5)), read(n, ("N", 0.98), ("Q", 0.5)))
+    proposal = Proposal(ProposalKind.PLACEMENT, placement=Placement.from_tiles(
+        [PlacedTile(o, "O"), PlacedTile(n, "N")], board), new_tiles=tiles)
+    turn = a_turn()
+    found = _split_shown(proposal, board, RULES, None, turn, [Glimpse(frozenset({o}), frozenset({n}))])
+    assert found is not None
+    parts, owners = found
+    assert [[t.square for t in p.letter_tiles] for p in parts] == [[o], [n]]
+    assert owners == (0, 1)
+    assert any("split into 2 moves" in note for note in turn.notes)
+    # A covered photo that showed nothing of the move, or both its squares still empty, or no board: one move.
+    for seen in (Glimpse(frozenset(), frozenset()), Glimpse(frozenset(), frozenset({o, n})), None):
+        assert _split_shown(proposal, board, RULES, None, a_turn(), [seen]) is None
+    # Only the N seen: no legal move starts with it (it touches no tile), so the move stays one.
+    assert _split_shown(proposal, board, RULES, None, a_turn(), [Glimpse(frozenset({n}), frozenset({o}))]) is None

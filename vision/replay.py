@@ -323,43 +323,26 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
                     earlier.text += f" (no move of its own found; its tiles went with {photo.name})"
                 waiting = []
                 continue
-            parts, owned_by = split_found
-            readings = {t.square: t for t in proposal.new_tiles}
-            owners = [[*waiting, turn][i] for i in owned_by]
-            for earlier in waiting:
-                if earlier not in owners:
-                    earlier.text += " (no move of its own found)"
-            turn.text = ""
-            for index, (owner, part) in enumerate(zip(owners, parts, strict=True)):
-                board_before = game.board.copy()
-                part = _prefer_words(part, readings, board_before, rules, words, owner)
-                if not per_turn and index < len(parts) - 1 and game.bag_count == 0 \
-                        and game.rack_counts[game.to_move] <= len(part.tiles):
-                    # Moves missed between photos taken at will: who played which is a guess, and the guess
-                    # must not have a player go out while the photo shows more moves; the other player's.
-                    if _play(game, Exchange(count=0), turn) is not None:
-                        turn.notes.append(f"{game.players[game.events[-1].player]} passes (a guess: otherwise "
-                                          "they would have gone out before the moves this photo still shows)")
-                event = _play(game, _with_blanks(part, board_before, rules, words, owner), owner)
-                if event is None:
-                    break
-                owner.before = board_before
-                shown = f"{event.move.notation(board_before)} {event.score:+d}"  # type: ignore[union-attr]
-                if owner is turn:
-                    turn.text = f"{turn.text} + {shown}" if turn.text else shown
-                else:
-                    owner.text = f"{owner.text}; read from {photo.name}: {shown}"
-                last_placement, last_owner = event.move, event.player  # type: ignore[assignment]
+            last_placement, last_owner = _play_split(game, split_found, proposal, turn, waiting, rules, words,
+                                                     per_turn, (last_placement, last_owner))
             if not per_turn:
                 for earlier in waiting:
                     earlier.superseded = True
-            for _ in range(gap - len(parts)):
+            for _ in range(gap - len(split_found[0])):
                 # Photos missing beyond the moves found: exchanges or passes (the players still alternate).
                 if _play(game, Exchange(count=0), turn) is not None:
                     turn.text += " + exchange or pass (a photo is missing)"
             waiting = []
             continue
         waiting_now, waiting = waiting, []
+        shown_split = _split_shown(proposal, before, rules, words, turn,
+                                   [_glimpse(t.reading, before) for t in waiting_now]) \
+            if waiting_now and per_turn and proposal.placement is not None and not proposal.removed else None
+        if shown_split is not None:
+            # The covered photos still showed part of this photo's one move: it was two turns (or more).
+            last_placement, last_owner = _play_split(game, shown_split, proposal, turn, waiting_now, rules, words,
+                                                     per_turn, (last_placement, last_owner))
+            continue
         if waiting_now and not per_turn:
             # Taken at will: this photo shows the board the covered ones could not; they owe no move.
             for earlier in waiting_now:
@@ -752,6 +735,70 @@ def _chain(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | No
     turn.notes.append(f"the {len(tiles)} new tiles make {len(chain)} legal moves in this order, one way of "
                       "several: moves were missed between the photos, so their order and players are a guess")
     return chain, tuple([len(seen)] * len(chain))
+
+
+def _play_split(game: Game, split: tuple[list[Placement], tuple[int, ...]], proposal: Proposal, turn: Turn,
+                waiting: list[Turn], rules: Rules, words: WordCheck | None, per_turn: bool,
+                last: tuple[Placement | None, int | None]) -> tuple[Placement | None, int | None]:
+    """Plays the moves of a split photo (``split``: the moves and the index of the photo, among ``waiting`` and
+    ``turn``, each is credited to), noting them on their photos; returns the last placement played and its player
+    (``last`` when none was)."""
+    parts, owned_by = split
+    readings = {t.square: t for t in proposal.new_tiles}
+    owners = [[*waiting, turn][i] for i in owned_by]
+    for earlier in waiting:
+        if earlier not in owners:
+            earlier.text += " (no move of its own found)"
+    turn.text = ""
+    for index, (owner, part) in enumerate(zip(owners, parts, strict=True)):
+        board_before = game.board.copy()
+        part = _prefer_words(part, readings, board_before, rules, words, owner)
+        if not per_turn and index < len(parts) - 1 and game.bag_count == 0 \
+                and game.rack_counts[game.to_move] <= len(part.tiles):
+            # Moves missed between photos taken at will: who played which is a guess, and the guess
+            # must not have a player go out while the photo shows more moves; the other player's.
+            if _play(game, Exchange(count=0), turn) is not None:
+                turn.notes.append(f"{game.players[game.events[-1].player]} passes (a guess: otherwise "
+                                  "they would have gone out before the moves this photo still shows)")
+        event = _play(game, _with_blanks(part, board_before, rules, words, owner), owner)
+        if event is None:
+            break
+        owner.before = board_before
+        shown = f"{event.move.notation(board_before)} {event.score:+d}"  # type: ignore[union-attr]
+        if owner is turn:
+            turn.text = f"{turn.text} + {shown}" if turn.text else shown
+        else:
+            owner.text = f"{owner.text}; read from {turn.photo.name}: {shown}"
+        last = (event.move, event.player)  # type: ignore[assignment]
+    return last
+
+
+def _split_shown(proposal: Proposal, board: Board, rules: Rules, words: WordCheck | None, turn: Turn,
+                 seen: list[Glimpse | None]) -> tuple[list[Placement], tuple[int, ...]] | None:
+    """The new tiles of a photo that make one legal move, split into legal moves over the covered photos before it
+    (``seen``: what each still showed) and this one, when those photos show it: the split they contradict less than
+    the move as one (a covered photo showed a tile of it, and the square of another still empty). None otherwise:
+    a covered photo that shows nothing of the move may have been an exchange or a pass."""
+    if proposal.placement is None or len(proposal.new_tiles) < 2 or all(g is None for g in seen):
+        return None
+    photos = len(seen) + 1
+    glimpses = [*seen, None]
+    whole = min(_contradictions([proposal.placement], glimpses, owners) for owners in _assignments(1, photos))
+    if whole == 0:
+        return None
+    tiles = [_as_read(t) for t in proposal.new_tiles]
+    budget = [_SPLIT_STEPS]
+    best: tuple[int, list[Placement], tuple[int, ...]] | None = None
+    for k in range(2, min(photos, MAX_MOVES_PER_PHOTO) + 1):
+        for split in split_moves(tiles, board, rules, k, words, budget):
+            for owners in _assignments(k, photos):
+                bad = _contradictions(split, glimpses, owners)
+                if bad < whole and (best is None or bad < best[0]):
+                    best = (bad, split, owners)
+    if best is None:
+        return None
+    turn.notes.append(f"the covered photo before it showed part of the move: split into {len(best[1])} moves")
+    return best[1], best[2]
 
 
 #: Moves checked at most while splitting one photo, every way of leaving tiles out included (a few seconds).
