@@ -8,7 +8,8 @@ the grid it read on is compared with the scene's truth (largest corner error in 
 how many of the frames were located within 0.25 cell and how many more than 0.75 cell off, and names the frames
 more than 0.25 cell off.
 
-Seeds: 100-199 were looked at on 4 December 2026; 300-399 were run only before and after; 400 on were not run.
+Seeds: 100-199 were looked at on 4 December 2026; 300-399 were run before and after changes of that day; 400 on
+were not run.
 Usage: .venv/bin/python bench/vision_midgame.py [--first 300] [--count 100]
 """
 

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Board location late in a game: the board found by its colour (the fast path for a board that fills the photo) is
-kept only where it lies on the grid (not whole cells off its premium squares, not refined off a grid it had found),
-and a grid found with faint lines is searched for again."""
+kept only where it lies on the grid (not whole cells off its premium squares, not refined off a grid it had found)."""
 
 import numpy as np
 import pytest
@@ -46,10 +45,3 @@ def test_a_colour_guess_is_not_refined_off_the_grid_it_found():
     geometry = located_as_the_reader_does(scene, "tournament")
     assert corner_error(geometry.corners, scene.truth.corners, 15) < 0.25
 
-
-def test_a_grid_whose_lines_show_faintly_is_searched_again_in_the_thin_line_segments():
-    """Synthetic Alfapet scene 147077, late in a game under a shadow band: the grid found from the shrunk copy's
-    segments lay a cell off, its lines at 0.41; the thin-line segments at the work picture's size find it (0.77)."""
-    scene = late_scene(147, "alfapet", late=False)
-    found = find.find_grid(scene.image, grid=17)
-    assert corner_error(found.corners, scene.truth.corners, 17) < 0.25

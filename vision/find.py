@@ -113,12 +113,6 @@ PREMIUM_CELLS, PREMIUM_GAIN, PREMIUM_RATIO = 4, 8.0, 1.5
 #: within 0.25 cell showed 0.77-0.93, the one 1.6 cells off 0.52. Refusing a frame with no board costs about four
 #: times as much (45 bare 2 MP tables: median 22 -> 88 ms, p90 121 -> 153 ms).
 RETRY_LINES = 0.65
-#: A grid found in the shrunk copy's segments whose lines show less clearly than this across its cells is searched
-#: for again in the thin-line segments of the work picture, the clearer kept (late in a game, under a shadow band,
-#: the shrunk copy's directions can be off by a cell or a skew). Study of 300 scenes part way through real games
-#: (seeds 100-199, three styles): 290 -> 291 within 0.25 cell (294 at 0.75, which would search again on 32 of the
-#: 43 jheidel photos, about 20 ms each); held out, seeds 300-399: 291 -> 293.
-SURE_LINES = 0.65
 
 
 @dataclass(frozen=True)
@@ -867,7 +861,7 @@ def find_grid(frame: np.ndarray, grid: int | None = None, pyramid: Pyramid | Non
         if again is None or again.evidence[0] < RETRY_LINES:
             raise error from None
         return again
-    if k_small == k_work or (is_grid(found.evidence) and found.evidence[0] >= SURE_LINES):
+    if k_small == k_work or is_grid(found.evidence):
         return found
     # The grain can also win with a lattice that is no grid by its own evidence (lines beyond its ring, not across
     # it): held-out synthetic classic game 1011 photo 2, a board a third of the frame amid strong grain, was found
