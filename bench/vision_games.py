@@ -16,7 +16,8 @@ game from its photos alone (read_photos, taken at will) and compares the board i
 that differ.
 
 Seeds: below 1000 were looked at while developing (``--first 0``); the default 1000+ were not, and are the
-figures to quote, except 1003-1011, whose failing photos were looked at on 4 December 2026 (1012 on were not).
+figures to quote, except 1003-1011 and 1015-1020, whose failing photos were looked at on 4 December 2026
+(1012-1014 and 1021 on were not).
 Usage:
   .venv/bin/python bench/vision_games.py [--games 3] [--first 1000] [--moves N] [--styles classic,...] [--jheidel]
 """
