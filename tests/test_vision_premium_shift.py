@@ -54,4 +54,3 @@ def test_a_lattice_four_cells_off_is_told_the_way_back(shift):
     back = find.premium_shift(scene.image, off, 15)
     assert back is not None
     assert corner_error(find.shifted_grid(off, 15, *back), scene.truth.corners, 15) < 0.1
-

@@ -562,8 +562,7 @@ def _lattice_for_families(grey, segs, fams, seg_scale, grids, rng):
     to_canvas = np.array([[CANON / (hi[0] - lo[0]), 0, -lo[0] * CANON / (hi[0] - lo[0])],
                           [0, CANON / (hi[1] - lo[1]), -lo[1] * CANON / (hi[1] - lo[1])], [0, 0, 1]])
     from_work = to_canvas @ rect @ np.diag([seg_scale, seg_scale, 1.0])
-    canvas = cv2.warpPerspective(grey, from_work, (CANON, CANON), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
+    canvas = warp(grey, from_work, (CANON, CANON))
     resp = axis_responses(canvas, 5)
     # The pitch and phase of the lines per axis (whatever the extent), from the best lattice in any of three
     # bands across the picture (the region may be loose: the grid can lie in a third of it).
@@ -606,7 +605,7 @@ def _settle(work: np.ndarray, grey: np.ndarray, corners: np.ndarray, n: int, gri
     size = (n + 2 * m) * c
     dst = np.array([[m * c, m * c], [(m + n) * c, m * c], [(m + n) * c, (m + n) * c], [m * c, (m + n) * c]], np.float32)
     hom = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    picture = cv2.warpPerspective(grey, hom, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    picture = warp(grey, hom, (size, size))
     resp = axis_responses(picture, max(3, c // 3) | 1)
     lines = np.arange(n + 2 * m + 1, dtype=np.float64) * c
     cross_v = _crossings(resp[0], lines, lines, c, c)
@@ -1028,7 +1027,7 @@ def grid_evidence(grey: np.ndarray, corners: np.ndarray, n: int, cell_px: int = 
     dst = np.array([[m, m], [m + side, m], [m + side, m + side], [m, m + side]], np.float32)
     hom = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     size = side + 2 * m
-    warped = cv2.warpPerspective(grey, hom, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    warped = warp(grey, hom, (size, size))
     resp = axis_responses(warped, max(3, cell_px // 3) | 1)
     lines = m + cell_px * np.arange(-2, n + 3, dtype=np.float64)
     cross_v = _crossings(resp[0], lines, lines, cell_px, cell_px)

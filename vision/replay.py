@@ -337,7 +337,7 @@ def read_photos(folder: Path, reader: BoardReader, rules: Rules, *, players: tup
         waiting_now, waiting = waiting, []
         shown_split = _split_shown(proposal, before, rules, words, turn,
                                    [_glimpse(t.reading, before) for t in waiting_now]) \
-            if waiting_now and per_turn and proposal.placement is not None and not proposal.removed else None
+            if waiting_now and per_turn and not proposal.removed else None
         if shown_split is not None:
             # The covered photos still showed part of this photo's one move: it was two turns (or more).
             last_placement, last_owner = _play_split(game, shown_split, proposal, turn, waiting_now, rules, words,
@@ -783,7 +783,7 @@ def _split_shown(proposal: Proposal, board: Board, rules: Rules, words: WordChec
         return None
     photos = len(seen) + 1
     glimpses = [*seen, None]
-    whole = min(_contradictions([proposal.placement], glimpses, owners) for owners in _assignments(1, photos))
+    whole = _contradictions([proposal.placement], glimpses, _owners([proposal.placement], seen, photos))
     if whole == 0:
         return None
     tiles = [_as_read(t) for t in proposal.new_tiles]
